@@ -1,0 +1,292 @@
+/**
+ * End-to-end tier: the package, packed and installed the way a user installs it, inside a
+ * real pinned n8n (scripts/n8n-runtime.ts), talking to the sandbox server.
+ *
+ *   npm run test:e2e            (tsx e2e/run.ts)
+ *
+ * Env: E2E_N8N_VERSION (default the pinned 2.40.7), E2E_KEEP=1 keeps the temp user folder,
+ * E2E_VERBOSE=1 echoes n8n's output, E2E_TARBALL=<file> tests that tarball instead of `npm pack`, CI=true turns "cannot install n8n" into a failure.
+ * Prints each check as PASS/FAIL and ends with `e2e: N passed, N failed`.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import {
+	DEFAULT_N8N_VERSION,
+	PACKAGE_NAME,
+	cliLog,
+	ensureN8n,
+	executeWorkflow,
+	importCredential,
+	importWorkflows,
+	installTarballIntoUserFolder,
+	nodeOutputs,
+	packRepo,
+	request,
+	setupOwnerAndLogin,
+	startN8n,
+	type N8nHandle,
+	type RestClient,
+} from '../scripts/n8n-runtime';
+import { actionWorkflow, expectedActionRequests, replyWorkflow } from './workflows';
+
+// The sandbox is another engineer's module; typed loosely here so the e2e keeps compiling
+// while its API grows.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Sandbox = any;
+
+const results: Array<{ name: string; ok: boolean; detail?: string }> = [];
+const VERBOSE = process.env.E2E_VERBOSE === '1';
+
+function record(name: string, ok: boolean, detail?: string): void {
+	results.push({ name, ok, detail });
+	console.log(`${ok ? 'PASS' : 'FAIL'} ${name}${!ok && detail ? `\n     ${detail.replace(/\n/g, '\n     ')}` : ''}`);
+}
+
+async function check(name: string, fn: () => unknown | Promise<unknown>): Promise<boolean> {
+	try {
+		await fn();
+		record(name, true);
+		return true;
+	} catch (e) {
+		record(name, false, e instanceof Error ? e.message : String(e));
+		return false;
+	}
+}
+
+function sleep(ms: number): Promise<void> {
+	return new Promise((r) => setTimeout(r, ms));
+}
+
+async function waitFor<T>(what: string, fn: () => T | undefined | Promise<T | undefined>, timeoutMs = 30000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const v = await fn();
+		if (v !== undefined && v !== null && (v as unknown) !== false) return v as T;
+		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		await sleep(250);
+	}
+}
+
+function summary(): never {
+	const passed = results.filter((r) => r.ok).length;
+	const failed = results.length - passed;
+	console.log(`e2e: ${passed} passed, ${failed} failed`);
+	process.exit(failed > 0 ? 1 : 0);
+}
+
+function requestsTo(sandbox: Sandbox, p: string): any[] {
+	return (sandbox.requests as any[]).filter((r) => r.path === p || String(r.path).split('?')[0] === p);
+}
+
+/** Deep-equal with a readable message. */
+function expectBody(actual: unknown, expected: unknown, label: string): void {
+	try {
+		assert.deepStrictEqual(actual, expected);
+	} catch {
+		throw new Error(`${label}: body differs\n  expected ${JSON.stringify(expected)}\n  actual   ${JSON.stringify(actual)}`);
+	}
+}
+
+async function main(): Promise<void> {
+	const version = process.env.E2E_N8N_VERSION || DEFAULT_N8N_VERSION;
+	const t0 = Date.now();
+
+	// --- n8n runtime -------------------------------------------------------------------
+	try {
+		await ensureN8n(version);
+	} catch (e) {
+		const msg = e instanceof Error ? e.message : String(e);
+		if (process.env.CI === 'true') {
+			record(`install n8n@${version}`, false, msg);
+			summary();
+		}
+		console.log('\n' + '!'.repeat(78));
+		console.log(`!!! SKIPPING the e2e tier: n8n@${version} cannot be installed on this machine.`);
+		console.log(`!!! ${msg.split('\n')[0]}`);
+		console.log('!'.repeat(78) + '\n');
+		console.log('e2e: 0 passed, 0 failed, 1 skipped');
+		process.exit(0);
+	}
+	console.log(`e2e: running against n8n ${version} (${path.join('.n8n-runtime', version)})`);
+
+	// --- package, sandbox, user folder --------------------------------------------------
+	let tarball = '';
+	const packed = await check('npm pack builds the package (prepack) and makes a tarball', async () => {
+		// E2E_TARBALL: test a given tarball (e.g. a released one) instead of packing the repo
+		tarball = process.env.E2E_TARBALL ? path.resolve(process.env.E2E_TARBALL) : await packRepo();
+		assert.ok(fs.existsSync(tarball), `no tarball at ${tarball}`);
+	});
+	if (!packed) summary();
+
+	const { startSandbox } = (await import('../sandbox/server')) as { startSandbox: (o: unknown) => Promise<Sandbox> };
+	const sandbox: Sandbox = await startSandbox({ dialect: 'documented', instances: [{ name: 'demo' }] });
+	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-'));
+	let n8n: N8nHandle | undefined;
+	try {
+		await check(`install the tarball into <userFolder>/.n8n/nodes`, async () => {
+			await installTarballIntoUserFolder(tarball, userFolder);
+			const pj = path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME, 'package.json');
+			assert.ok(fs.existsSync(pj), 'package not in .n8n/nodes/node_modules');
+		});
+
+		const credId = await importCredential(userFolder, {
+			name: 'Sandbox (e2e)',
+			type: 'messagingInstanceApi',
+			data: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, dialect: 'documented' },
+		});
+		const [actionsId, replyId] = await importWorkflows(userFolder, [actionWorkflow(credId), replyWorkflow(credId)]);
+
+		// --- (a) every action operation through `n8n execute` --------------------------
+		const exec = await executeWorkflow(userFolder, actionsId, version);
+		const execOk = await check('(a) n8n execute runs the 12-operation workflow (exit 0)', () => {
+			if (!exec.ok) {
+				const err = exec.data?.data?.resultData?.error ?? exec.data?.resultData?.error;
+				throw new Error(
+					`exit ${exec.code}: ${err ? `${err.node?.name ?? ''} ${err.message} ${err.description ?? ''}` : exec.stdout.slice(-1500)}`,
+				);
+			}
+		});
+		const outputs = nodeOutputs(exec.data);
+		for (const exp of expectedActionRequests(sandbox.url)) {
+			await check(`(a) ${exp.node}: POST ${exp.path} with the expected body`, () => {
+				const reqs = requestsTo(sandbox, exp.path);
+				assert.equal(reqs.length, 1, `expected 1 request to ${exp.path}, got ${reqs.length}`);
+				expectBody(reqs[0].body, exp.body, exp.node);
+				assert.equal(reqs[0].headers.apikey, sandbox.apiKey, 'apikey header');
+				if (execOk) {
+					const items = outputs[exp.node] ?? [];
+					assert.equal(items.length, exp.items ?? 1, `${exp.node} output ${items.length} items`);
+					exp.checkOutput?.(items.map((i) => i.json));
+				}
+			});
+		}
+
+		// --- start the server -----------------------------------------------------------
+		n8n = await startN8n({ version, userFolder, echo: VERBOSE });
+		console.log(`e2e: n8n ${version} ready in ${(n8n.startupMs / 1000).toFixed(1)} s at ${n8n.url}`);
+		const rest: RestClient = await setupOwnerAndLogin(n8n.url);
+
+		// --- (c) node types -------------------------------------------------------------
+		await check('(c) n8n exposes messagingInstance, messagingInstanceTrigger and the messagingInstanceTool variant', async () => {
+			const types = (await rest.nodeTypes()) as Array<{ name: string }>;
+			const names = new Set(types.map((t) => t.name));
+			const missing = ['messagingInstance', 'messagingInstanceTrigger', 'messagingInstanceTool'].filter(
+				(n) => !names.has(`${PACKAGE_NAME}.${n}`),
+			);
+			assert.deepEqual(missing, [], `missing node types (prefix ${PACKAGE_NAME}.): ${missing.join(', ')}; ours seen: ${[...names].filter((n) => /messaging/i.test(n)).join(', ') || 'none'}`);
+		});
+
+		// --- (b) trigger lifecycle ------------------------------------------------------
+		sandbox.clearRequests?.();
+		let registered = '';
+		const activated = await check('(b) activating the trigger workflow registers its production URL with the sandbox', async () => {
+			await rest.activate(replyId);
+			const hook = await waitFor('webhookOf(demo)', () => sandbox.webhookOf('demo'), 15000);
+			assert.equal(hook.enabled, true, 'webhook not enabled');
+			registered = String(hook.url);
+			assert.ok(registered.startsWith(`${n8n!.url}/webhook/`), `registered URL ${registered} is not a production URL of ${n8n!.url}`);
+			assert.ok((hook.events as string[]).includes('MESSAGES_UPSERT'), `events ${JSON.stringify(hook.events)}`);
+		});
+
+		if (activated) {
+			const upsertBody = {
+				event: 'messages.upsert',
+				instance: 'demo',
+				data: {
+					key: { remoteJid: '5511999990000@s.whatsapp.net', fromMe: false, id: 'FORGED1' },
+					pushName: 'Mallory',
+					message: { conversation: 'forged' },
+					messageType: 'conversation',
+					messageTimestamp: Math.floor(Date.now() / 1000),
+				},
+				date_time: new Date().toISOString(),
+				sender: '5511000000000@s.whatsapp.net',
+				server_url: sandbox.url,
+				apikey: null,
+			};
+			await check('(b) the trigger webhook answers 401 to a delivery without the secret', async () => {
+				const u = new URL(registered);
+				if (!u.search) throw new Error(`the registered URL carries no query secret: ${registered}`);
+				const bare = `${u.origin}${u.pathname}`;
+				// Production webhooks answer a few seconds after activation: poll past 404s.
+				let res = await request('POST', bare, upsertBody);
+				const deadline = Date.now() + 30000;
+				while (res.status === 404 && Date.now() < deadline) {
+					await sleep(500);
+					res = await request('POST', bare, upsertBody);
+				}
+				assert.equal(res.status, 401, `without secret: ${res.status} ${res.body.slice(0, 200)}`);
+				const wrong = new URL(registered);
+				for (const k of [...wrong.searchParams.keys()]) wrong.searchParams.set(k, 'wrong-secret');
+				const res2 = await request('POST', wrong.toString(), upsertBody);
+				assert.equal(res2.status, 401, `wrong secret: ${res2.status} ${res2.body.slice(0, 200)}`);
+			});
+
+			await check('(b) a MESSAGES_UPSERT delivery runs the workflow, which replies through the action node', async () => {
+				const before = requestsTo(sandbox, '/message/sendText/demo').length;
+				const delivery = await sandbox.injectMessage('demo', { from: '5511988880000', text: 'hello', pushName: 'Ana' });
+				assert.ok(delivery, 'sandbox made no delivery (webhook not enabled for MESSAGES_UPSERT?)');
+				const last = delivery.attempts[delivery.attempts.length - 1];
+				assert.ok(last?.status && last.status >= 200 && last.status < 300, `delivery answered ${JSON.stringify(last)}`);
+				const reply = await waitFor(
+					'a sendText reply',
+					() => requestsTo(sandbox, '/message/sendText/demo').slice(before)[0],
+					30000,
+				);
+				assert.equal(reply.body.text, 'You said: hello');
+				assert.match(String(reply.body.number), /^5511988880000(@s\.whatsapp\.net)?$/);
+				// the forged delivery above must not have produced a reply
+				assert.equal(requestsTo(sandbox, '/message/sendText/demo').filter((r: any) => /forged/.test(r.body?.text)).length, 0);
+			});
+		}
+
+		await check('(b) deactivating unregisters: Set Webhook with enabled:false, same URL and events', async () => {
+			const hookBefore = sandbox.webhookOf('demo');
+			await rest.deactivate(replyId);
+			const req = await waitFor(
+				'webhook/set enabled:false',
+				() => requestsTo(sandbox, '/webhook/set/demo').find((r: any) => r.body?.enabled === false),
+				15000,
+			);
+			assert.equal(req.body.url, registered, 'url differs from the registered one');
+			assert.deepEqual(req.body.events, hookBefore?.events, 'events differ');
+			assert.equal(sandbox.webhookOf('demo')?.enabled, false, 'sandbox still has the webhook enabled');
+		});
+
+		// --- (c) logs ------------------------------------------------------------------
+		const serverLog = n8n.logs();
+		await n8n.stop();
+		const allLogs = `${cliLog.join('\n')}\n${serverLog}`;
+		await check('(c) no warnings or errors about loading our package in the n8n logs', () => {
+			const bad = allLogs
+				.split('\n')
+				.filter((l) => /messaging|n8n-nodes-messaging-instance/i.test(l))
+				.filter((l) => /warn|error|skipping|failed|cannot|could not|not found|deprecat/i.test(l));
+			const generic = allLogs.split('\n').filter((l) => /Skipping package|Can't enable lazy-loading|failed to load/i.test(l));
+			assert.deepEqual([...bad, ...generic], [], 'log lines');
+		});
+		await check('(c) n8n stopped cleanly (no crash output)', () => {
+			assert.ok(!/UnhandledPromiseRejection|Uncaught|FATAL/i.test(serverLog), serverLog.slice(-1500));
+		});
+	} catch (e) {
+		record('e2e run aborted', false, e instanceof Error ? e.stack ?? e.message : String(e));
+		if (n8n) console.log(`--- last n8n output ---\n${n8n.logs().slice(-4000)}`);
+	} finally {
+		await n8n?.stop().catch(() => undefined);
+		await sandbox.close().catch(() => undefined);
+		if (process.env.E2E_KEEP === '1') console.log(`e2e: user folder kept at ${userFolder}`);
+		else fs.rmSync(userFolder, { recursive: true, force: true });
+		if (tarball && !process.env.E2E_TARBALL) fs.rmSync(tarball, { force: true });
+		console.log(`e2e: took ${Math.round((Date.now() - t0) / 1000)} s`);
+	}
+	summary();
+}
+
+main().catch((e) => {
+	record('e2e runner crashed', false, e instanceof Error ? e.stack ?? e.message : String(e));
+	summary();
+});
+

@@ -1,0 +1,391 @@
+/**
+ * Workflows used by the e2e tier and by `npm start`, written against the public interface
+ * (shared/spec/node-interface.md): node type names, resources, operations, parameter names.
+ */
+import { randomUUID } from 'node:crypto';
+
+import { PACKAGE_NAME, type WorkflowSpec } from '../scripts/n8n-runtime';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+export const ACTION_TYPE = `${PACKAGE_NAME}.messagingInstance`;
+export const TRIGGER_TYPE = `${PACKAGE_NAME}.messagingInstanceTrigger`;
+export const TRIGGER_NODE = 'On Message';
+const INSTANCE = 'demo';
+
+interface Op {
+	node: string;
+	resource: string;
+	operation: string;
+	params: Record<string, unknown>;
+	path: string;
+	body: unknown;
+	/** output items expected (default 1) */
+	items?: number;
+	checkOutput?: (items: any[]) => void;
+}
+
+function must(cond: unknown, msg: string): void {
+	if (!cond) throw new Error(msg);
+}
+
+/** Output items must never leak the key (spec: "Output items never contain the API key"). */
+function noSecrets(items: any[]): void {
+	const s = JSON.stringify(items);
+	must(!/"apikey"\s*:\s*"[^"]+"/i.test(s), `output leaks an apikey: ${s.slice(0, 300)}`);
+}
+
+const sentResult = (kind: string) => (items: any[]) => {
+	noSecrets(items);
+	const j = items[0];
+	must(j?.key?.id && j?.message?.[kind], `output is not the server's message result with ${kind}: ${JSON.stringify(j).slice(0, 300)}`);
+};
+
+/** The 12 operations, their parameters, and the request each must make (documented dialect). */
+function operations(): Op[] {
+	return [
+		{
+			node: 'Send Text',
+			resource: 'message',
+			operation: 'sendText',
+			params: {
+				number: '+55 (11) 99999-0000',
+				text: 'Hello from e2e',
+				options: {
+					delay: 10,
+					linkPreview: true,
+					mentionsEveryOne: false,
+					mentioned: '+55 11 98888-7777\n5511977776666, ',
+					quotedMessageId: 'QUOTED1',
+					quotedText: 'the original',
+				},
+			},
+			path: `/message/sendText/${INSTANCE}`,
+			body: {
+				number: '5511999990000',
+				text: 'Hello from e2e',
+				delay: 10,
+				linkPreview: true,
+				mentionsEveryOne: false,
+				mentioned: ['5511988887777', '5511977776666'],
+				quoted: { key: { id: 'QUOTED1' }, message: { conversation: 'the original' } },
+			},
+			checkOutput: sentResult('extendedTextMessage'),
+		},
+		{
+			node: 'Send List',
+			resource: 'message',
+			operation: 'sendList',
+			params: {
+				number: '5511999990000',
+				title: 'Menu',
+				description: 'Pick one',
+				buttonText: 'Open',
+				footerText: 'footer',
+				sections: {
+					section: [
+						{
+							title: 'Drinks',
+							rows: {
+								row: [
+									{ title: 'Coffee', description: 'hot', rowId: 'r1' },
+									{ title: 'Tea', description: 'green', rowId: 'r2' },
+								],
+							},
+						},
+					],
+				},
+				options: {},
+			},
+			path: `/message/sendList/${INSTANCE}`,
+			body: {
+				number: '5511999990000',
+				title: 'Menu',
+				description: 'Pick one',
+				buttonText: 'Open',
+				footerText: 'footer',
+				values: [
+					{
+						title: 'Drinks',
+						rows: [
+							{ title: 'Coffee', description: 'hot', rowId: 'r1' },
+							{ title: 'Tea', description: 'green', rowId: 'r2' },
+						],
+					},
+				],
+			},
+			checkOutput: sentResult('pollCreationMessage'),
+		},
+		{
+			node: 'Send Buttons',
+			resource: 'message',
+			operation: 'sendButtons',
+			params: {
+				number: '5511999990000',
+				title: 'Question',
+				description: 'Yes or no?',
+				footer: 'thanks',
+				buttons: {
+					button: [
+						{ title: 'Yes', displayText: 'Yes', id: 'y' },
+						{ title: 'No', displayText: 'No', id: 'n' },
+					],
+				},
+				options: {},
+			},
+			path: `/message/sendButtons/${INSTANCE}`,
+			body: {
+				number: '5511999990000',
+				title: 'Question',
+				description: 'Yes or no?',
+				footer: 'thanks',
+				buttons: [
+					{ title: 'Yes', displayText: 'Yes', id: 'y' },
+					{ title: 'No', displayText: 'No', id: 'n' },
+				],
+			},
+			checkOutput: sentResult('pollCreationMessage'),
+		},
+		{
+			node: 'Send Location',
+			resource: 'message',
+			operation: 'sendLocation',
+			params: {
+				number: '5511999990000@s.whatsapp.net',
+				name: 'São Paulo',
+				address: 'Av. Paulista, 1578',
+				latitude: -23.5614,
+				longitude: -46.6559,
+				options: {},
+			},
+			path: `/message/sendLocation/${INSTANCE}`,
+			body: {
+				number: '5511999990000@s.whatsapp.net',
+				name: 'São Paulo',
+				address: 'Av. Paulista, 1578',
+				latitude: -23.5614,
+				longitude: -46.6559,
+			},
+			checkOutput: sentResult('locationMessage'),
+		},
+		{
+			node: 'Send Status',
+			resource: 'message',
+			operation: 'sendStatus',
+			params: {
+				type: 'text',
+				content: 'Status from e2e',
+				caption: '',
+				backgroundColor: '#008000',
+				font: 2,
+				allContacts: false,
+				statusJidList: '+55 11 99999-0000, 5511988887777@s.whatsapp.net',
+			},
+			path: `/message/sendStatus/${INSTANCE}`,
+			body: {
+				type: 'text',
+				content: 'Status from e2e',
+				caption: '',
+				backgroundColor: '#008000',
+				font: 2,
+				allContacts: false,
+				statusJidList: ['5511999990000', '5511988887777@s.whatsapp.net'],
+			},
+			checkOutput: sentResult('extendedTextMessage'),
+		},
+		{
+			node: 'Send Reaction',
+			resource: 'message',
+			operation: 'sendReaction',
+			params: {
+				remoteJid: '5511999990000@s.whatsapp.net',
+				fromMe: true,
+				messageId: 'MSG1',
+				reaction: '👍',
+			},
+			path: `/message/sendReaction/${INSTANCE}`,
+			body: {
+				key: { remoteJid: '5511999990000@s.whatsapp.net', fromMe: true, id: 'MSG1' },
+				reaction: '👍',
+			},
+			checkOutput: sentResult('reactionMessage'),
+		},
+		{
+			node: 'Archive Chat',
+			resource: 'chat',
+			operation: 'archive',
+			params: { chat: '5511999990000@s.whatsapp.net', archive: true, messageId: 'MSG2', fromMe: false },
+			path: `/chat/archiveChat/${INSTANCE}`,
+			body: {
+				lastMessage: { key: { remoteJid: '5511999990000@s.whatsapp.net', fromMe: false, id: 'MSG2' } },
+				archive: true,
+				chat: '5511999990000@s.whatsapp.net',
+			},
+			checkOutput: (items) => must(items[0]?.archived === true, `archive output ${JSON.stringify(items[0])}`),
+		},
+		{
+			node: 'Numbers Check',
+			resource: 'chat',
+			operation: 'checkNumbers',
+			params: { numbers: '+55 11 99999-0000\n0123456789' },
+			path: `/chat/messagingNumbers/${INSTANCE}`,
+			body: { numbers: ['5511999990000', '0123456789'] },
+			items: 2,
+			checkOutput: (items) => {
+				must(items[0]?.exists === true && items[1]?.exists === false, `numbers check output ${JSON.stringify(items)}`);
+			},
+		},
+		{
+			node: 'Update Message',
+			resource: 'chat',
+			operation: 'updateMessage',
+			params: {
+				number: '+55 11 99999-0000',
+				text: 'edited text',
+				remoteJid: '5511999990000@s.whatsapp.net',
+				fromMe: true,
+				messageId: 'MSG3',
+			},
+			path: `/chat/updateMessage/${INSTANCE}`,
+			body: {
+				number: 5511999990000,
+				text: 'edited text',
+				key: { remoteJid: '5511999990000@s.whatsapp.net', fromMe: true, id: 'MSG3' },
+			},
+			checkOutput: (items) => must(items[0]?.success === true, `update output ${JSON.stringify(items[0])}`),
+		},
+		{
+			node: 'Send Presence',
+			resource: 'chat',
+			operation: 'sendPresence',
+			params: { number: '5511999990000', presence: 'composing', delay: 20 },
+			path: `/chat/sendPresence/${INSTANCE}`,
+			body: { number: '5511999990000', options: { delay: 20, presence: 'composing', number: '5511999990000' } },
+			checkOutput: (items) => must(items[0]?.success === true, `presence output ${JSON.stringify(items[0])}`),
+		},
+		{
+			node: 'Set Settings',
+			resource: 'settings',
+			operation: 'set',
+			params: {
+				rejectCall: true,
+				msgCall: '',
+				groupsIgnore: true,
+				alwaysOnline: false,
+				readMessages: true,
+				readStatus: false,
+				syncFullHistory: false,
+			},
+			path: `/settings/set/${INSTANCE}`,
+			body: {
+				rejectCall: true,
+				msgCall: '',
+				groupsIgnore: true,
+				alwaysOnline: false,
+				readMessages: true,
+				readStatus: false,
+				syncFullHistory: false,
+			},
+			checkOutput: (items) =>
+				must(items[0]?.settings?.settings?.reject_call === true, `settings output ${JSON.stringify(items[0])}`),
+		},
+		{
+			node: 'Set Webhook',
+			resource: 'webhook',
+			operation: 'set',
+			params: {
+				enabled: true,
+				url: 'http://127.0.0.1:9/e2e-unused',
+				webhookByEvents: false,
+				webhookBase64: true,
+				events: ['MESSAGES_UPSERT', 'CONNECTION_UPDATE'],
+			},
+			path: `/webhook/set/${INSTANCE}`,
+			body: {
+				enabled: true,
+				url: 'http://127.0.0.1:9/e2e-unused',
+				webhookByEvents: false,
+				webhookBase64: true,
+				events: ['MESSAGES_UPSERT', 'CONNECTION_UPDATE'],
+			},
+			checkOutput: (items) =>
+				must(items[0]?.webhook?.webhook?.url === 'http://127.0.0.1:9/e2e-unused', `webhook output ${JSON.stringify(items[0])}`),
+		},
+	];
+}
+
+export function expectedActionRequests(_sandboxUrl: string): Array<Pick<Op, 'node' | 'path' | 'body' | 'items' | 'checkOutput'>> {
+	return operations().map(({ node, path, body, items, checkOutput }) => ({ node, path, body, items, checkOutput }));
+}
+
+function cred(credId: string) {
+	return { messagingInstanceApi: { id: credId, name: 'Sandbox' } };
+}
+
+/** Manual Trigger fanned out to one action node per operation. */
+export function actionWorkflow(credId: string): WorkflowSpec {
+	const ops = operations();
+	const nodes: any[] = [
+		{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+	];
+	ops.forEach((op, i) => {
+		nodes.push({
+			id: `op${i}`,
+			name: op.node,
+			type: ACTION_TYPE,
+			typeVersion: 1,
+			position: [300, i * 120],
+			credentials: cred(credId),
+			parameters: { resource: op.resource, operation: op.operation, instance: INSTANCE, ...op.params },
+		});
+	});
+	return {
+		name: 'e2e: every action operation',
+		nodes,
+		connections: { Start: { main: [ops.map((op) => ({ node: op.node, type: 'main', index: 0 }))] } },
+	};
+}
+
+/**
+ * Trigger -> Send Text replying "You said: <text>" to the sender. Used by the e2e tier and
+ * as the example workflow of `npm start`. The expressions read the raw event shape
+ * (`data.key.remoteJid`, `data.message.conversation`) and fall back to flatter shapes.
+ */
+export function replyWorkflow(credId: string, opts: { instance?: string; name?: string } = {}): WorkflowSpec {
+	const instance = opts.instance ?? INSTANCE;
+	return {
+		name: opts.name ?? 'Reply to every incoming message',
+		nodes: [
+			{
+				id: 'trigger',
+				name: TRIGGER_NODE,
+				type: TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				credentials: cred(credId),
+				parameters: { instance, events: ['MESSAGES_UPSERT'] },
+			},
+			{
+				id: 'reply',
+				name: 'Reply',
+				type: ACTION_TYPE,
+				typeVersion: 1,
+				position: [300, 0],
+				credentials: cred(credId),
+				parameters: {
+					resource: 'message',
+					operation: 'sendText',
+					instance,
+					number:
+						'={{ $json.data?.key?.remoteJid ?? $json.key?.remoteJid ?? $json.remoteJid ?? $json.from ?? $json.number }}',
+					text:
+						'=You said: {{ $json.data?.message?.conversation ?? $json.data?.message?.extendedTextMessage?.text ?? $json.text ?? $json.message?.conversation ?? $json.message?.text }}',
+					options: {},
+				},
+			},
+		],
+		connections: { [TRIGGER_NODE]: { main: [[{ node: 'Reply', type: 'main', index: 0 }]] } },
+	};
+}
+

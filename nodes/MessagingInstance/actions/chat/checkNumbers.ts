@@ -1,0 +1,30 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Operation } from '../types';
+
+export const checkNumbers: Operation = {
+	resource: 'chat',
+	value: 'checkNumbers',
+	name: 'Check Numbers',
+	action: 'Check whether numbers have an account',
+	description: 'Check which phone numbers have an account on the messaging network; one output item per number',
+	properties: [
+		{
+			displayName: 'Numbers',
+			name: 'numbers',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			required: true,
+			placeholder: '+55 11 99999-0000, 5511888880000',
+			description: 'Phone numbers with country code, separated by commas or new lines',
+		},
+	],
+	route: (dialect) => dialect.numbersCheckPath,
+	buildBody: (params) => {
+		const numbers = params.recipientList('numbers', 'Numbers');
+		if (numbers.length === 0) params.fail('Numbers', 'needs at least one number');
+		return { numbers };
+	},
+	toItems: (response) => (Array.isArray(response) ? (response as IDataObject[]) : [response as IDataObject]),
+};

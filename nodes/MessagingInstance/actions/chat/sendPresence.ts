@@ -1,0 +1,48 @@
+import type { Operation } from '../types';
+import { recipientProperty } from '../message/common';
+
+export const PRESENCES = ['composing', 'recording', 'paused', 'available', 'unavailable'];
+
+export const sendPresence: Operation = {
+	resource: 'chat',
+	value: 'sendPresence',
+	name: 'Send Presence',
+	action: 'Show typing or recording in a chat',
+	description: 'Show a presence such as "typing…" or "recording audio…" to a contact for a while',
+	properties: [
+		recipientProperty('Who sees the presence'),
+		{
+			displayName: 'Presence',
+			name: 'presence',
+			type: 'options',
+			default: 'composing',
+			options: [
+				{ name: 'Available', value: 'available', description: 'Shows the account as online' },
+				{ name: 'Paused', value: 'paused', description: 'Stops typing or recording' },
+				{ name: 'Recording Audio', value: 'recording', description: 'Shows "recording audio…"' },
+				{ name: 'Typing', value: 'composing', description: 'Shows "typing…"' },
+				{ name: 'Unavailable', value: 'unavailable', description: 'Shows the account as offline' },
+			],
+			description: 'What the contact sees',
+		},
+		{
+			displayName: 'Duration (Ms)',
+			name: 'delay',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 0 },
+			default: 1200,
+			required: true,
+			description: 'How long, in milliseconds, the presence is shown. The request waits that long.',
+		},
+	],
+	route: () => '/chat/sendPresence',
+	buildBody: (params, dialect) => {
+		const number = params.recipient('number', 'Number');
+		const presence = params.text('presence', 'Presence');
+		if (!PRESENCES.includes(presence)) {
+			params.fail('Presence', `must be one of ${PRESENCES.join(', ')}, not "${presence}"`);
+		}
+		const delay = params.number('delay', 'Duration (Ms)', { min: 0, integer: true });
+		return dialect.presenceBody(number, presence, delay);
+	},
+};

@@ -1,0 +1,111 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ListButton } from '../../../shared/dialect';
+import type { Operation } from '../types';
+import { messageOptions, messageOptionsProperty, recipientProperty } from './common';
+
+const MAX_BUTTONS = 3;
+
+export const sendButtons: Operation = {
+	resource: 'message',
+	value: 'sendButtons',
+	name: 'Send Buttons',
+	action: 'Send a message with buttons',
+	description: 'Send a message with up to three reply buttons',
+	properties: [
+		recipientProperty('Who receives the message (a number or a remote JID)'),
+		{
+			displayName: 'Title',
+			name: 'title',
+			type: 'string',
+			default: '',
+			required: true,
+			description: 'Title of the message',
+		},
+		{
+			displayName: 'Description',
+			name: 'description',
+			type: 'string',
+			typeOptions: { rows: 2 },
+			default: '',
+			required: true,
+			description: 'Text shown above the buttons',
+		},
+		{
+			displayName: 'Footer',
+			name: 'footer',
+			type: 'string',
+			default: '',
+			description: 'Small text under the message. Left out when empty.',
+		},
+		{
+			displayName: 'Buttons',
+			name: 'buttons',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true, sortable: true },
+			placeholder: 'Add Button',
+			default: {},
+			required: true,
+			description: 'One to three reply buttons',
+			options: [
+				{
+					displayName: 'Button',
+					name: 'button',
+					values: [
+						{
+							displayName: 'Title',
+							name: 'title',
+							type: 'string',
+							default: '',
+							description: 'Title of the button (documented dialect; v2 servers send reply buttons without a title)',
+						},
+						{
+							displayName: 'Display Text',
+							name: 'displayText',
+							type: 'string',
+							default: '',
+							description: 'Text on the button',
+						},
+						{
+							displayName: 'ID',
+							name: 'id',
+							type: 'string',
+							default: '',
+							description: 'Your identifier for this button, returned when the recipient taps it',
+						},
+					],
+				},
+			],
+		},
+		messageOptionsProperty,
+	],
+	route: () => '/message/sendButtons',
+	buildBody: (params, dialect) => {
+		const number = params.recipient('number', 'Number');
+		const title = params.text('title', 'Title');
+		const description = params.text('description', 'Description');
+		const footer = params.textOrEmpty('footer');
+		const given = params.raw<{ button?: IDataObject[] }>('buttons', {}).button ?? [];
+		if (given.length === 0) params.fail('Buttons', 'needs at least one button');
+		if (given.length > MAX_BUTTONS) {
+			params.fail('Buttons', `has ${given.length} buttons; the server accepts at most ${MAX_BUTTONS}`);
+		}
+		const buttons: ListButton[] = given.map((button, b) => {
+			const displayText = String(button.displayText ?? '');
+			if (displayText.trim() === '') params.fail(`Buttons: button ${b + 1} display text`, 'is required');
+			return {
+				title: String(button.title ?? ''),
+				displayText,
+				id: String(button.id ?? ''),
+			};
+		});
+		return {
+			number,
+			title,
+			description,
+			...(footer === '' ? {} : { footer }),
+			buttons: dialect.buttons(buttons),
+			...messageOptions(params),
+		};
+	},
+};

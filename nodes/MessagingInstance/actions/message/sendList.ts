@@ -1,0 +1,151 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ListSection } from '../../../shared/dialect';
+import type { Operation } from '../types';
+import { messageOptions, messageOptionsProperty, recipientProperty } from './common';
+
+interface SectionsParameter {
+	section?: Array<{ title?: string; rows?: { row?: Array<IDataObject> } }>;
+}
+
+export const sendList: Operation = {
+	resource: 'message',
+	value: 'sendList',
+	name: 'Send List',
+	action: 'Send a list message',
+	description: 'Send a message with a button that opens a list of choices',
+	properties: [
+		recipientProperty('Who receives the list (a number or a remote JID)'),
+		{
+			displayName: 'Title',
+			name: 'title',
+			type: 'string',
+			default: '',
+			required: true,
+			description: 'Title of the list message',
+		},
+		{
+			displayName: 'Description',
+			name: 'description',
+			type: 'string',
+			typeOptions: { rows: 2 },
+			default: '',
+			required: true,
+			description: 'Text shown under the title',
+		},
+		{
+			displayName: 'Button Text',
+			name: 'buttonText',
+			type: 'string',
+			default: 'Choose',
+			required: true,
+			description: 'Label of the button that opens the list',
+		},
+		{
+			displayName: 'Footer Text',
+			name: 'footerText',
+			type: 'string',
+			default: '',
+			description: 'Small text under the message. Left out when empty (sent as "" to v2 servers, which require it).',
+		},
+		{
+			displayName: 'Sections',
+			name: 'sections',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true, sortable: true },
+			placeholder: 'Add Section',
+			default: {},
+			required: true,
+			description: 'Sections of the list, each with its rows (choices)',
+			options: [
+				{
+					displayName: 'Section',
+					name: 'section',
+					values: [
+						{
+							displayName: 'Section Title',
+							name: 'title',
+							type: 'string',
+							default: '',
+							description: 'Heading of this group of rows',
+						},
+						{
+							displayName: 'Rows',
+							name: 'rows',
+							type: 'fixedCollection',
+							typeOptions: { multipleValues: true, sortable: true },
+							placeholder: 'Add Row',
+							default: {},
+							options: [
+								{
+									displayName: 'Row',
+									name: 'row',
+									values: [
+										{
+											displayName: 'Row Title',
+											name: 'title',
+											type: 'string',
+											default: '',
+											description: 'The choice as the recipient reads it',
+										},
+										{
+											displayName: 'Row Description',
+											name: 'description',
+											type: 'string',
+											default: '',
+											description: 'Smaller text under the choice',
+										},
+										{
+											displayName: 'Row ID',
+											name: 'rowId',
+											type: 'string',
+											default: '',
+											description: 'Your identifier for this choice, returned when the recipient picks it',
+										},
+									],
+								},
+							],
+						},
+					],
+				},
+			],
+		},
+		messageOptionsProperty,
+	],
+	route: () => '/message/sendList',
+	buildBody: (params, dialect) => {
+		const number = params.recipient('number', 'Number');
+		const title = params.text('title', 'Title');
+		const description = params.text('description', 'Description');
+		const buttonText = params.text('buttonText', 'Button Text');
+		const footer = params.textOrEmpty('footerText');
+		const given = params.raw<SectionsParameter>('sections', {}).section ?? [];
+		if (given.length === 0) params.fail('Sections', 'needs at least one section');
+		const sections: ListSection[] = given.map((section, s) => {
+			const rows = section.rows?.row ?? [];
+			if (rows.length === 0) params.fail(`Sections: section ${s + 1}`, 'needs at least one row');
+			return {
+				title: String(section.title ?? ''),
+				rows: rows.map((row, r) => {
+					const rowTitle = String(row.title ?? '');
+					if (rowTitle.trim() === '') {
+						params.fail(`Sections: section ${s + 1}, row ${r + 1} title`, 'is required');
+					}
+					return {
+						title: rowTitle,
+						description: String(row.description ?? ''),
+						rowId: String(row.rowId ?? ''),
+					};
+				}),
+			};
+		});
+		return {
+			number,
+			title,
+			description,
+			buttonText,
+			...dialect.listBody(sections, footer === '' ? undefined : footer),
+			...messageOptions(params),
+		};
+	},
+};

@@ -1,0 +1,111 @@
+import { isHexColour } from '../../../shared/normalise';
+import type { Operation } from '../types';
+
+export const STATUS_FONTS = [
+	{ name: 'Serif', value: 1, description: 'Font 1: SERIF' },
+	{ name: 'Norican Regular', value: 2, description: 'Font 2: NORICAN_REGULAR' },
+	{ name: 'Bryndan Write', value: 3, description: 'Font 3: BRYNDAN_WRITE' },
+	{ name: 'Bebas Neue Regular', value: 4, description: 'Font 4: BEBASNEUE_REGULAR' },
+	{ name: 'Oswald Heavy', value: 5, description: 'Font 5: OSWALD_HEAVY' },
+];
+
+export const sendStatus: Operation = {
+	resource: 'message',
+	value: 'sendStatus',
+	name: 'Send Status',
+	action: 'Post a status',
+	description: 'Post a status (story) to all contacts or to chosen ones',
+	properties: [
+		{
+			displayName: 'Type',
+			name: 'type',
+			type: 'options',
+			default: 'text',
+			options: [
+				{ name: 'Text', value: 'text', description: 'A text on a coloured background' },
+				{ name: 'Image', value: 'image', description: 'An image, given by its URL' },
+				{ name: 'Audio', value: 'audio', description: 'An audio file, given by its URL' },
+				{ name: 'Video', value: 'video', description: 'A video, given by its URL (v2 servers only)' },
+			],
+			description: 'Kind of status post',
+		},
+		{
+			displayName: 'Content',
+			name: 'content',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			required: true,
+			description: 'The text of a text post, or the URL of the image, audio or video',
+		},
+		{
+			displayName: 'Caption',
+			name: 'caption',
+			type: 'string',
+			default: '',
+			description: 'Caption of an image or video post (sent as "" when empty)',
+		},
+		{
+			displayName: 'Background Color',
+			name: 'backgroundColor',
+			type: 'color',
+			default: '#008069',
+			required: true,
+			description: 'Background of a text post, as #RRGGBB',
+		},
+		{
+			displayName: 'Font',
+			name: 'font',
+			type: 'options',
+			options: STATUS_FONTS,
+			default: 1,
+			required: true,
+			description: 'Font of a text post',
+		},
+		{
+			displayName: 'Send to All Contacts',
+			name: 'allContacts',
+			type: 'boolean',
+			default: true,
+			description: 'Whether every contact sees the status; when off, only the contacts listed below do',
+		},
+		{
+			displayName: 'Status Recipients',
+			name: 'statusJidList',
+			type: 'string',
+			typeOptions: { rows: 2 },
+			default: '',
+			placeholder: '5511999990000@s.whatsapp.net, 5511888880000@s.whatsapp.net',
+			description: 'Who sees the status: JIDs or numbers, separated by commas or new lines',
+			displayOptions: { show: { allContacts: [false] } },
+		},
+	],
+	route: () => '/message/sendStatus',
+	buildBody: (params, dialect) => {
+		const type = params.text('type', 'Type');
+		if (!dialect.statusTypes.includes(type)) {
+			params.fail('Type', `"${type}" is not accepted by a ${dialect.label} server (use ${dialect.statusTypes.join(', ')})`);
+		}
+		const content = params.text('content', 'Content');
+		const caption = params.textOrEmpty('caption');
+		const backgroundColor = params.text('backgroundColor', 'Background Color').trim();
+		if (!isHexColour(backgroundColor)) {
+			params.fail('Background Color', `must be a colour as #RRGGBB, not "${backgroundColor}"`);
+		}
+		const font = params.number('font', 'Font', { min: 1, max: 5, integer: true });
+		const allContacts = params.flag('allContacts');
+		const jids = allContacts ? [] : params.recipientList('statusJidList', 'Status Recipients');
+		if (!allContacts && jids.length === 0) {
+			params.fail('Status Recipients', 'needs at least one JID when "Send to All Contacts" is off');
+		}
+		return {
+			type,
+			content,
+			caption,
+			backgroundColor,
+			font,
+			allContacts,
+			...dialect.statusJidList(allContacts, jids),
+		};
+	},
+};

@@ -1,0 +1,29 @@
+import type { Operation } from '../types';
+import { messageOptions, messageOptionsProperty, recipientProperty } from './common';
+
+export const sendText: Operation = {
+	resource: 'message',
+	value: 'sendText',
+	name: 'Send Text',
+	action: 'Send a text message',
+	description: 'Send a text message to a contact or group',
+	properties: [
+		recipientProperty(),
+		{
+			displayName: 'Text',
+			name: 'text',
+			type: 'string',
+			typeOptions: { rows: 4 },
+			default: '',
+			required: true,
+			description: 'The message text. Supports *bold*, _italic_ and ~strikethrough~.',
+		},
+		messageOptionsProperty,
+	],
+	route: () => '/message/sendText',
+	buildBody: (params) => ({
+		number: params.recipient('number', 'Number'),
+		text: params.text('text', 'Text'),
+		...messageOptions(params),
+	}),
+};

@@ -1,0 +1,70 @@
+import { ALL_EVENTS } from '../../../shared/dialect';
+import { eventOptions } from '../../../shared/events';
+import type { Operation } from '../types';
+
+export const setWebhook: Operation = {
+	resource: 'webhook',
+	value: 'set',
+	name: 'Set',
+	action: 'Set the instance webhook',
+	description: 'Register the address that receives the instance\'s events (replaces the current one)',
+	properties: [
+		{
+			displayName: 'Enabled',
+			name: 'enabled',
+			type: 'boolean',
+			default: true,
+			description: 'Whether the server delivers events to the URL',
+		},
+		{
+			displayName: 'URL',
+			name: 'url',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://n8n.example.com/webhook/…',
+			description: 'Address that receives the events. To start a workflow on events, use the Messaging Instance Trigger node instead: it registers itself.',
+		},
+		{
+			displayName: 'Webhook by Events',
+			name: 'webhookByEvents',
+			type: 'boolean',
+			default: false,
+			description: 'Whether each event goes to its own path: the URL plus the event in kebab case, e.g. /messages-upsert',
+		},
+		{
+			displayName: 'Media in Base64',
+			name: 'webhookBase64',
+			type: 'boolean',
+			default: false,
+			description: 'Whether media files arrive inside the event, base64-encoded',
+		},
+		{
+			displayName: 'Events',
+			name: 'events',
+			type: 'multiOptions',
+			options: eventOptions(ALL_EVENTS),
+			default: ['MESSAGES_UPSERT'],
+			required: true,
+			description: 'Events to deliver. Names marked v2 or documented exist only in that dialect.',
+		},
+	],
+	route: () => '/webhook/set',
+	buildBody: (params, dialect) => {
+		const url = params.text('url', 'URL').trim();
+		if (!/^https?:\/\/[^\s/]+/i.test(url)) params.fail('URL', `must be an http(s) address, not "${url}"`);
+		const events = params.raw<string[]>('events', []);
+		if (!Array.isArray(events) || events.length === 0) params.fail('Events', 'needs at least one event');
+		const unknown = events.filter((event) => !dialect.events.has(event));
+		if (unknown.length > 0) {
+			params.fail('Events', `${unknown.join(', ')} not accepted by a ${dialect.label} server`);
+		}
+		return dialect.webhookBody({
+			enabled: params.flag('enabled'),
+			url,
+			webhookByEvents: params.flag('webhookByEvents'),
+			webhookBase64: params.flag('webhookBase64'),
+			events,
+		});
+	},
+};

@@ -1,0 +1,159 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { INode, JsonObject } from 'n8n-workflow';
+
+/**
+ * The one place that turns a failed request into what the user reads. The server's own text
+ * hides in `response.message` (a string, an array, or an array of arrays, or a list of
+ * unknown numbers); the message shows it with the HTTP status, and the description says what
+ * to check. Only the server's body is kept: the request, and with it the API key, is dropped.
+ */
+
+interface FailedRequest {
+	status?: number;
+	body?: unknown;
+	networkCode?: string;
+	networkMessage?: string;
+}
+
+const NETWORK_CODES = new Set([
+	'ECONNREFUSED',
+	'ECONNRESET',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'ETIMEDOUT',
+	'ECONNABORTED',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'EPIPE',
+	'ERR_CANCELED',
+]);
+
+/** Finds the HTTP response (or the socket error) inside n8n's and axios' error wrappers. */
+function unwrap(error: unknown): FailedRequest {
+	const seen = new Set<unknown>();
+	let current: unknown = error;
+	let networkCode: string | undefined;
+	let networkMessage: string | undefined;
+	while (current && typeof current === 'object' && !seen.has(current)) {
+		seen.add(current);
+		const candidate = current as {
+			response?: { status?: number; data?: unknown; body?: unknown };
+			code?: unknown;
+			message?: unknown;
+			cause?: unknown;
+		};
+		if (candidate.response && typeof candidate.response.status === 'number') {
+			return {
+				status: candidate.response.status,
+				body: candidate.response.data ?? candidate.response.body,
+			};
+		}
+		if (typeof candidate.code === 'string' && NETWORK_CODES.has(candidate.code)) {
+			networkCode = candidate.code;
+			networkMessage = typeof candidate.message === 'string' ? candidate.message : undefined;
+		}
+		current = candidate.cause;
+	}
+	return { networkCode, networkMessage };
+}
+
+/** Flattens `response.message` however it is nested into readable lines. */
+export function serverMessages(body: unknown): string[] {
+	if (body === undefined || body === null || body === '') return [];
+	if (typeof body === 'string') {
+		try {
+			return serverMessages(JSON.parse(body));
+		} catch {
+			return [body];
+		}
+	}
+	if (typeof body !== 'object') return [String(body)];
+	const record = body as { response?: { message?: unknown }; message?: unknown; error?: unknown };
+	const raw = record.response?.message ?? record.message ?? record.error;
+	return flatten(raw);
+}
+
+function flatten(value: unknown): string[] {
+	if (value === undefined || value === null) return [];
+	if (Array.isArray(value)) return value.flatMap(flatten);
+	if (typeof value === 'object') {
+		const entry = value as { exists?: unknown; number?: unknown; jid?: unknown };
+		if (entry.exists === false) {
+			return [`${String(entry.number ?? entry.jid)} has no account on the messaging network`];
+		}
+		return [JSON.stringify(value)];
+	}
+	return [String(value)];
+}
+
+function describe(status: number, messages: string[], instance: string): string {
+	const joined = messages.join(' ');
+	if (status === 401) {
+		return 'Check the API key in the credential: use the server\'s global API key or the token of this instance.';
+	}
+	if (status === 404 && /instance does not exist/i.test(joined)) {
+		return `Check the instance name: the server has no instance called "${instance}".`;
+	}
+	if (status === 404) {
+		return 'Check the Base URL in the credential (the server\'s root address) and its dialect: the server does not know this route.';
+	}
+	if (status === 400 && /has no account/.test(joined)) {
+		return 'The recipient number has no account on the messaging network. Check the country code and the number.';
+	}
+	if (status === 400) {
+		return 'The server rejected the request body. Check the fields named above.';
+	}
+	if (status >= 500) {
+		return 'The server failed while handling the request. Check the server logs, then try again.';
+	}
+	return '';
+}
+
+export function toApiError(
+	node: INode,
+	error: unknown,
+	itemIndex: number,
+	instance: string,
+): NodeApiError {
+	const failed = unwrap(error);
+	if (failed.status === undefined) {
+		const code = failed.networkCode ?? 'no response';
+		const timedOut = code === 'ETIMEDOUT' || code === 'ECONNABORTED';
+		return new NodeApiError(
+			node,
+			{ code, message: failed.networkMessage ?? code } as JsonObject,
+			{
+				message: timedOut
+					? `The server did not answer in time (${code})`
+					: `The server is unreachable (${code})`,
+				description:
+					'Check the Base URL in the credential and that the server is running and reachable from n8n.',
+				itemIndex,
+			},
+		);
+	}
+	const messages = serverMessages(failed.body);
+	const text = messages.length > 0 ? messages.join('; ') : 'The server answered with an error';
+	const body =
+		failed.body && typeof failed.body === 'object' ? (failed.body as JsonObject) : { message: text };
+	return new NodeApiError(node, body, {
+		message: `${text} (HTTP ${failed.status})`,
+		description: describe(failed.status, messages, instance),
+		httpCode: String(failed.status),
+		itemIndex,
+	});
+}
+
+/** An input error found before any request: names the field and the item. */
+export function inputError(
+	node: INode,
+	itemIndex: number,
+	field: string,
+	problem: string,
+	hint?: string,
+): NodeOperationError {
+	return new NodeOperationError(node, `"${field}" ${problem} [item ${itemIndex}]`, {
+		itemIndex,
+		description: hint,
+	});
+}

@@ -1,0 +1,178 @@
+/**
+ * Sandbox command line.
+ *
+ *   tsx sandbox/cli.ts [--port 8080] [--host 127.0.0.1] [--dialect documented|v2] [--api-key KEY]
+ *                      [--instance demo[:TOKEN]]... [--quiet]
+ *       starts a sandbox server and keeps it running until SIGINT/SIGTERM.
+ *
+ *   tsx sandbox/cli.ts send --url http://127.0.0.1:8080 --instance demo --from 5511999990000
+ *                      [--text "hello"] [--push-name Ana] [--image [path]]
+ *       injects an incoming message into a running sandbox (POST /_sandbox/messages).
+ *
+ *   tsx sandbox/cli.ts event --url http://127.0.0.1:8080 --instance demo connection|qrcode [--state open]
+ *       injects a CONNECTION_UPDATE or QRCODE_UPDATED event (POST /_sandbox/events).
+ */
+import { readFileSync } from 'fs';
+import { extname } from 'path';
+import { startSandbox, Dialect } from './server';
+import { TINY_PNG_BASE64 } from './messages';
+
+interface Parsed {
+	positional: string[];
+	flags: Map<string, string[]>;
+}
+
+function parse(argv: string[]): Parsed {
+	const positional: string[] = [];
+	const flags = new Map<string, string[]>();
+	for (let i = 0; i < argv.length; i++) {
+		const a = argv[i];
+		if (a.startsWith('--')) {
+			const eq = a.indexOf('=');
+			const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
+			let value = eq > 0 ? a.slice(eq + 1) : '';
+			if (eq < 0 && i + 1 < argv.length && !argv[i + 1].startsWith('--')) value = argv[++i];
+			flags.set(name, [...(flags.get(name) ?? []), value]);
+		} else {
+			positional.push(a);
+		}
+	}
+	return { positional, flags };
+}
+
+function one(p: Parsed, name: string, fallback?: string): string | undefined {
+	const v = p.flags.get(name);
+	return v && v.length > 0 ? v[v.length - 1] : fallback;
+}
+
+function need(p: Parsed, name: string): string {
+	const v = one(p, name);
+	if (!v) fail(`missing --${name}`);
+	return v;
+}
+
+function fail(message: string): never {
+	process.stderr.write(`sandbox: ${message}\n`);
+	process.exit(2);
+}
+
+const MIME: Record<string, string> = {
+	'.png': 'image/png',
+	'.jpg': 'image/jpeg',
+	'.jpeg': 'image/jpeg',
+	'.gif': 'image/gif',
+	'.webp': 'image/webp',
+};
+
+async function post(url: string, path: string, body: unknown): Promise<void> {
+	const res = await fetch(url.replace(/\/+$/, '') + path, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify(body),
+	});
+	const text = await res.text();
+	let out: unknown = text;
+	try {
+		const parsed = JSON.parse(text) as { delivered?: unknown; error?: unknown };
+		out = parsed.delivered ?? parsed.error ?? parsed;
+	} catch {
+		// print as it came
+	}
+	process.stdout.write(`${res.status} ${typeof out === 'string' ? out : JSON.stringify(out)}\n`);
+	if (!res.ok) process.exitCode = 1;
+}
+
+async function send(p: Parsed): Promise<void> {
+	const url = need(p, 'url');
+	const body: Record<string, unknown> = { instance: one(p, 'instance', 'demo'), from: need(p, 'from') };
+	const text = one(p, 'text');
+	if (text !== undefined) body.text = text;
+	const pushName = one(p, 'push-name');
+	if (pushName) body.pushName = pushName;
+	if (p.flags.has('image')) {
+		const path = one(p, 'image');
+		body.media = path
+			? { kind: 'image', mimetype: MIME[extname(path).toLowerCase()] ?? 'image/jpeg', base64: readFileSync(path).toString('base64'), caption: text }
+			: { kind: 'image', mimetype: 'image/png', base64: TINY_PNG_BASE64, caption: text };
+	}
+	if (body.text === undefined && body.media === undefined) fail('give --text and/or --image');
+	await post(url, '/_sandbox/messages', body);
+}
+
+async function event(p: Parsed): Promise<void> {
+	const url = need(p, 'url');
+	const kind = p.positional[1];
+	const instance = one(p, 'instance', 'demo');
+	if (kind === 'connection') {
+		await post(url, '/_sandbox/events', { instance, event: 'CONNECTION_UPDATE', data: { state: one(p, 'state', 'open') } });
+	} else if (kind === 'qrcode') {
+		await post(url, '/_sandbox/events', { instance, event: 'QRCODE_UPDATED' });
+	} else {
+		fail('event needs "connection" or "qrcode"');
+	}
+}
+
+async function serve(p: Parsed): Promise<void> {
+	const dialect = one(p, 'dialect', 'documented');
+	if (dialect !== 'documented' && dialect !== 'v2') fail('--dialect must be documented or v2');
+	const port = Number(one(p, 'port', '8080'));
+	if (!Number.isInteger(port) || port < 0 || port > 65535) fail('--port must be a port number');
+	const instances = (p.flags.get('instance') ?? ['demo']).map((spec) => {
+		const [name, token] = spec.split(':');
+		if (!name) fail('--instance needs a name');
+		return { name, token: token || undefined };
+	});
+	const quiet = p.flags.has('quiet');
+	const sb = await startSandbox({
+		port,
+		host: one(p, 'host', '127.0.0.1'),
+		dialect: dialect as Dialect,
+		apiKey: one(p, 'api-key'),
+		instances,
+		maxDelayMs: 3000,
+		log: quiet ? undefined : (line) => process.stdout.write(`[${new Date().toISOString().slice(11, 19)}] ${line}\n`),
+	});
+	const lines = [
+		`Sandbox messaging server (${sb.dialect} dialect) listening on ${sb.url}`,
+		`  API key:   ${sb.apiKey}`,
+		...instances.map((i) => `  instance:  ${i.name} (own token ${sb.instanceToken(i.name)})`),
+		`  chat page: ${sb.url}/chat`,
+		`  state:     ${sb.url}/_sandbox/state`,
+		'Press Ctrl+C to stop.',
+	];
+	process.stdout.write(lines.join('\n') + '\n');
+	let stopping = false;
+	const stop = (signal: string): void => {
+		if (stopping) return;
+		stopping = true;
+		process.stdout.write(`\n${signal}: stopping the sandbox\n`);
+		sb.close().then(
+			() => process.exit(0),
+			() => process.exit(1),
+		);
+	};
+	process.on('SIGINT', () => stop('SIGINT'));
+	process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+async function main(): Promise<void> {
+	const p = parse(process.argv.slice(2));
+	if (p.flags.has('help') || p.positional[0] === 'help') {
+		const head = readFileSync(__filename, 'utf8').split('*/')[0];
+		process.stdout.write(head.replace(/^\/\*\*?|^ \* ?/gm, '') + '\n');
+		return;
+	}
+	switch (p.positional[0]) {
+		case undefined:
+		case 'serve':
+			return serve(p);
+		case 'send':
+			return send(p);
+		case 'event':
+			return event(p);
+		default:
+			fail(`unknown command "${p.positional[0]}" (serve, send, event; --help)`);
+	}
+}
+
+main().catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));

@@ -1,0 +1,160 @@
+/**
+ * Message building blocks of the sandbox: ids, JIDs, the "has an account" rule, send
+ * results as the contract shows them, incoming MESSAGES_UPSERT data and chat summaries.
+ */
+import { createHash, randomBytes } from 'crypto';
+
+/** A message id that looks like the ones real servers hand out: `3EB0` + 16 upper-case hex digits. */
+export function messageId(): string {
+	return '3EB0' + randomBytes(8).toString('hex').toUpperCase();
+}
+
+export function nowSeconds(): number {
+	return Math.floor(Date.now() / 1000);
+}
+
+/** The JID a `number` addresses: a JID stays as it is; a phone number becomes `<digits>@s.whatsapp.net`. */
+export function toJid(number: string | number): string {
+	const s = String(number).trim();
+	if (s.includes('@')) return s;
+	return `${s.replace(/\D/g, '')}@s.whatsapp.net`;
+}
+
+/**
+ * Sandbox rule for "number without an account": a phone number (or a user JID) whose
+ * digits start with 0 has no account. Groups (`@g.us`) always exist. Real servers ask the
+ * network; no real phone number with its country code starts with 0, so this is a safe,
+ * predictable way for tests to reach the "exists": false answers.
+ */
+export function hasAccount(number: string | number): boolean {
+	const jid = toJid(number);
+	if (jid.endsWith('@g.us')) return true;
+	return !jid.split('@')[0].startsWith('0');
+}
+
+export function numberCheck(number: string): { exists: boolean; jid: string; number: string } {
+	return { exists: hasAccount(number), jid: toJid(number), number };
+}
+
+export interface MessageResult {
+	key: { remoteJid: string; fromMe: boolean; id: string };
+	message: Record<string, unknown>;
+	messageTimestamp: string;
+	status: 'PENDING';
+	participant?: string;
+}
+
+export function messageResult(remoteJid: string, content: Record<string, unknown>): MessageResult {
+	return {
+		key: { remoteJid, fromMe: true, id: messageId() },
+		message: content,
+		messageTimestamp: String(nowSeconds()),
+		status: 'PENDING',
+	};
+}
+
+export function pollCreation(name: string, options: string[]): Record<string, unknown> {
+	return {
+		pollCreationMessage: {
+			messageContextInfo: { messageSecret: randomBytes(32).toString('base64') },
+			name,
+			options: options.map((optionName) => ({ optionName })),
+			selectableOptionsCount: 1,
+		},
+	};
+}
+
+export const FONTS = ['SERIF', 'NORICAN_REGULAR', 'BRYNDAN_WRITE', 'BEBASNEUE_REGULAR', 'OSWALD_HEAVY'];
+
+/** `#RGB`, `#RRGGBB` or `#AARRGGBB` to the ARGB number a status post carries (opaque unless given). */
+export function colorToArgb(color: string): number {
+	let hex = color.replace(/^#/, '');
+	if (hex.length === 3) hex = hex.split('').map((c) => c + c).join('');
+	if (hex.length === 6) hex = 'FF' + hex;
+	return parseInt(hex, 16);
+}
+
+export const COLOR_PATTERN = /^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$/;
+
+/** One emoji (one grapheme that is pictographic) or "" — what a reaction may be. */
+export function isReaction(value: string): boolean {
+	if (value === '') return true;
+	const segments = [...new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(value)];
+	return segments.length === 1 && /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20E3/u.test(value);
+}
+
+export interface IncomingMedia {
+	kind: 'image' | 'audio' | 'video' | 'document';
+	mimetype: string;
+	base64: string;
+	fileName?: string;
+	caption?: string;
+}
+
+export interface IncomingMessage {
+	from: string;
+	text?: string;
+	pushName?: string;
+	fromMe?: boolean;
+	id?: string;
+	group?: string;
+	media?: IncomingMedia;
+}
+
+/** The `data` of a MESSAGES_UPSERT for an injected incoming message. */
+export function upsertData(msg: IncomingMessage, instanceId: string, withBase64: boolean): Record<string, unknown> {
+	const fromJid = toJid(msg.from);
+	const id = msg.id ?? '3A' + randomBytes(9).toString('hex').toUpperCase();
+	const key: Record<string, unknown> = msg.group
+		? { remoteJid: toJid(msg.group), fromMe: msg.fromMe ?? false, id, participant: fromJid }
+		: { remoteJid: fromJid, fromMe: msg.fromMe ?? false, id };
+	let message: Record<string, unknown>;
+	let messageType: string;
+	if (msg.media) {
+		const m = msg.media;
+		const bytes = Buffer.from(m.base64, 'base64');
+		const sha = createHash('sha256').update(bytes).digest('base64');
+		const path = `/v/t62.7118-24/sandbox_${id}.enc`;
+		const content: Record<string, unknown> = {
+			url: `https://mmg.whatsapp.net${path}?ccb=11-4&mms3=true`,
+			mimetype: m.mimetype,
+			fileSha256: sha,
+			fileLength: String(bytes.length),
+			mediaKey: randomBytes(32).toString('base64'),
+			directPath: path,
+			mediaKeyTimestamp: String(nowSeconds()),
+		};
+		const caption = m.caption ?? msg.text;
+		if (m.kind === 'document') {
+			content.fileName = m.fileName ?? 'document';
+			content.title = m.fileName ?? 'document';
+		}
+		if (m.kind === 'audio') {
+			content.seconds = 1;
+			content.ptt = m.mimetype.includes('ogg');
+		} else if (caption !== undefined) {
+			content.caption = caption;
+		}
+		if (m.kind === 'video') content.seconds = 1;
+		messageType = `${m.kind}Message`;
+		message = { [messageType]: content };
+		if (withBase64) message.base64 = m.base64;
+	} else {
+		messageType = 'conversation';
+		message = { conversation: msg.text ?? '' };
+	}
+	return {
+		key,
+		pushName: msg.pushName ?? `Contact ${fromJid.split('@')[0].slice(-4)}`,
+		status: 'DELIVERY_ACK',
+		message,
+		messageType,
+		messageTimestamp: nowSeconds(),
+		instanceId,
+		source: 'web',
+	};
+}
+
+/** A 1x1 PNG, used for QR code events and as the default image of the CLI. */
+export const TINY_PNG_BASE64 =
+	'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';

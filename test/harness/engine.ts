@@ -1,0 +1,137 @@
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { createDeferredPromise, createRunExecutionData, Workflow } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	IRun,
+	IWorkflowExecuteAdditionalData,
+	ExecutionError,
+} from 'n8n-workflow';
+
+import { TestCredentialsHelper } from './credentialsHelper';
+import { ACTION_TYPE, nodeTypes, START_TYPE } from './nodeTypes';
+
+export interface RunNodeOptions {
+	parameters: INodeParameters;
+	/** Input items of the node (the Start node emits them). */
+	items?: IDataObject[];
+	credentials?: ICredentialDataDecryptedObject;
+	continueOnFail?: boolean;
+	type?: string;
+}
+
+export interface NodeRun {
+	/** The node's output items, as the next node would receive them. */
+	items: INodeExecutionData[];
+	/** The execution's error, when the node failed. */
+	error?: ExecutionError;
+	/** How often the credential was decrypted during the run. */
+	credentialDecryptions: number;
+	run: IRun;
+}
+
+export const NODE_NAME = 'Messaging Instance';
+
+function additionalDataFor(
+	credentialsHelper: TestCredentialsHelper,
+	hooks: ExecutionLifecycleHooks,
+): IWorkflowExecuteAdditionalData {
+	return {
+		credentialsHelper,
+		hooks,
+		executeWorkflow: async () => {
+			throw new Error('Sub-workflows are not part of these tests');
+		},
+		restApiUrl: 'http://127.0.0.1:5678/rest',
+		instanceBaseUrl: 'http://127.0.0.1:5678/',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+		currentNodeParameters: undefined,
+		executionTimeoutTimestamp: undefined,
+		userId: 'test-user',
+		variables: {},
+		logAiEvent: () => {},
+		getRunExecutionData: async () => undefined,
+		startRunnerTask: async () => {
+			throw new Error('Code runners are not part of these tests');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+/**
+ * Runs a two-node workflow (Start → our node) with n8n's own engine: WorkflowExecute resolves
+ * the parameters and expressions, builds the node's execution context, applies the
+ * credential's authenticate, pairs items and handles Continue On Fail, as a real n8n does.
+ */
+export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
+	const credentialsHelper = new TestCredentialsHelper(
+		options.credentials ? { messagingInstanceApi: options.credentials } : {},
+	);
+	const start: INode = {
+		id: 'start',
+		name: 'Start',
+		type: START_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { items: JSON.stringify(options.items ?? [{}]) },
+	};
+	const node: INode = {
+		id: 'node',
+		name: NODE_NAME,
+		type: options.type ?? ACTION_TYPE,
+		typeVersion: 1,
+		position: [200, 0],
+		parameters: options.parameters,
+		credentials: { messagingInstanceApi: { id: 'cred-1', name: 'Sandbox' } },
+		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+	};
+	const workflow = new Workflow({
+		id: 'wf-test',
+		name: 'engine test',
+		nodes: [start, node],
+		connections: { Start: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
+		active: false,
+		nodeTypes,
+		settings: { executionOrder: 'v1' },
+	});
+
+	const hooks = new ExecutionLifecycleHooks('manual', 'exec-1', {
+		id: 'wf-test',
+		name: 'engine test',
+		nodes: [start, node],
+		connections: {},
+		active: false,
+		activeVersionId: null,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	});
+	const finished = createDeferredPromise<IRun>();
+	hooks.addHandler('workflowExecuteAfter', (run) => finished.resolve(run));
+
+	const runExecutionData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [{ node: start, data: { main: [[{ json: {} }]] }, source: null }],
+		},
+	});
+
+	const execute = new WorkflowExecute(
+		additionalDataFor(credentialsHelper, hooks),
+		'manual',
+		runExecutionData,
+	);
+	await execute.processRunExecutionData(workflow);
+	const run = await finished.promise;
+	const taskData = run.data.resultData.runData[NODE_NAME]?.[0];
+	return {
+		items: taskData?.data?.main?.[0] ?? [],
+		error: run.data.resultData.error,
+		credentialDecryptions: credentialsHelper.decryptions,
+		run,
+	};
+}

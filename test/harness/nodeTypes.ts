@@ -1,0 +1,65 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypes,
+	IVersionedNodeType,
+} from 'n8n-workflow';
+
+import { MessagingInstance } from '../../nodes/MessagingInstance/MessagingInstance.node';
+
+export const PACKAGE = 'n8n-nodes-messaging-instance';
+export const ACTION_TYPE = `${PACKAGE}.messagingInstance`;
+export const TRIGGER_TYPE = `${PACKAGE}.messagingInstanceTrigger`;
+export const START_TYPE = 'test.start';
+
+/**
+ * The workflow's first node: emits the test's input items, the way a Manual Trigger followed
+ * by a Code node would in a real n8n.
+ */
+class StartNode implements INodeType {
+	description = {
+		displayName: 'Start',
+		name: 'start',
+		group: ['input'],
+		version: 1,
+		description: 'Emits the items given in its parameters',
+		defaults: { name: 'Start' },
+		inputs: [],
+		outputs: ['main'],
+		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }],
+	} as unknown as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const raw = this.getNodeParameter('items', 0) as string | IDataObject[];
+		const items = (typeof raw === 'string' ? JSON.parse(raw) : raw) as IDataObject[];
+		return [items.map((json) => ({ json }))];
+	}
+}
+
+const registry = new Map<string, INodeType>();
+
+export function registerNodeType(name: string, nodeType: INodeType): void {
+	registry.set(name, nodeType);
+}
+
+registerNodeType(START_TYPE, new StartNode());
+registerNodeType(ACTION_TYPE, new MessagingInstance());
+
+/** What n8n's node loader gives the engine: node types by name. */
+export const nodeTypes: INodeTypes = {
+	getByName(name: string): INodeType | IVersionedNodeType {
+		const found = registry.get(name);
+		if (!found) throw new Error(`Unknown node type ${name}`);
+		return found;
+	},
+	getByNameAndVersion(name: string): INodeType {
+		const found = registry.get(name);
+		if (!found) throw new Error(`Unknown node type ${name}`);
+		return found;
+	},
+	getKnownTypes() {
+		return {};
+	},
+};

@@ -1,0 +1,105 @@
+import { createServer, IncomingMessage, ServerResponse } from 'http';
+import type { AddressInfo } from 'net';
+import { startSandbox, Sandbox, SandboxOptions } from '../../sandbox/server';
+
+export interface CallResult {
+	status: number;
+	text: string;
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any
+	body: any;
+	headers: Headers;
+}
+
+export interface CallOptions {
+	key?: string | null;
+	method?: string;
+	raw?: string;
+	headers?: Record<string, string>;
+}
+
+/** Calls the sandbox like a client would: POST JSON with the global key unless told otherwise. */
+export async function call(sb: Sandbox, path: string, body?: unknown, opts: CallOptions = {}): Promise<CallResult> {
+	const headers: Record<string, string> = { 'Content-Type': 'application/json', ...(opts.headers ?? {}) };
+	const key = opts.key === undefined ? sb.apiKey : opts.key;
+	if (key !== null) headers.apikey = key;
+	const method = opts.method ?? 'POST';
+	const res = await fetch(sb.url + path, {
+		method,
+		headers,
+		body: method === 'GET' ? undefined : (opts.raw ?? (body === undefined ? undefined : JSON.stringify(body))),
+	});
+	const text = await res.text();
+	let parsed: unknown;
+	try {
+		parsed = text === '' ? undefined : JSON.parse(text);
+	} catch {
+		parsed = text;
+	}
+	return { status: res.status, text, body: parsed, headers: res.headers };
+}
+
+export function validation(...messages: string[]): unknown {
+	return { status: 400, error: 'Bad Request', response: { message: [messages] } };
+}
+
+export function service(message: unknown): unknown {
+	return { status: 400, error: 'Bad Request', response: { message: [message] } };
+}
+
+export interface Received {
+	method: string;
+	path: string;
+	headers: Record<string, string | string[] | undefined>;
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any
+	body: any;
+}
+
+export interface Receiver {
+	url: string;
+	received: Received[];
+	/** status codes to answer, one per request, then 200 */
+	statuses: number[];
+	close(): Promise<void>;
+}
+
+/** A tiny HTTP server that receives webhook deliveries. */
+export async function startReceiver(): Promise<Receiver> {
+	const received: Received[] = [];
+	const statuses: number[] = [];
+	const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (c: Buffer) => chunks.push(c));
+		req.on('end', () => {
+			const raw = Buffer.concat(chunks).toString('utf8');
+			let body: unknown = raw;
+			try {
+				body = JSON.parse(raw);
+			} catch {
+				// keep raw
+			}
+			received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+			const status = statuses.shift() ?? 200;
+			res.writeHead(status, { 'Content-Type': 'application/json' });
+			res.end(JSON.stringify({ ok: status < 300 }));
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const port = (server.address() as AddressInfo).port;
+	return {
+		url: `http://127.0.0.1:${port}`,
+		received,
+		statuses,
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			}),
+	};
+}
+
+export function start(options: SandboxOptions = {}): Promise<Sandbox> {
+	return startSandbox({ delivery: { attempts: 3, backoffMs: 5, timeoutMs: 2000 }, ...options });
+}
+
+export const ID = /^3EB0[0-9A-F]{16}$/;
+export const SECONDS = /^\d{10}$/;
