@@ -9,25 +9,18 @@ import type {
 import { BASE_URL_EXPRESSION } from '../nodes/shared/baseUrl';
 import { dialectOf } from '../nodes/shared/dialect';
 
-const NUMBERS_CHECK = {
-	documented: dialectOf('documented').numbersCheckPath,
-	v2: dialectOf('v2').numbersCheckPath,
-};
+const NUMBERS_CHECK_PATH = dialectOf('documented').numbersCheckPath;
 
 /**
- * The test reaches a real route. With an instance name it posts an empty Numbers check
- * (read-only, answers 200) to that instance; without one, a v2 server answers
- * `GET /instance/fetchInstances` with its global key, while the documented interface has
- * no route without an instance, so the test asks for one.
+ * The test reaches a real route and changes nothing. A v2 server lists its instances for the
+ * key (`GET /instance/fetchInstances`). The documented interface has no route without an
+ * instance, so there the test posts an empty Numbers check to the instance named in the
+ * credential (read-only; the contract sets no minimum on `numbers`).
  */
 const TEST_URL =
-	'={{ $credentials.instance ? ($credentials.dialect === "v2" ? "' +
-	NUMBERS_CHECK.v2 +
-	'" : "' +
-	NUMBERS_CHECK.documented +
-	'") + "/" + encodeURIComponent(String($credentials.instance).trim()) : ($credentials.dialect === "v2" ? "/instance/fetchInstances" : "' +
-	NUMBERS_CHECK.documented +
-	'/instance-name-needed-for-the-test") }}';
+	'={{ $credentials.dialect === "v2" ? "/instance/fetchInstances" : "' +
+	NUMBERS_CHECK_PATH +
+	'/" + encodeURIComponent(String($credentials.instance || "instance-name-needed-for-the-test").trim()) }}';
 
 /*
  * eslint-plugin-n8n-nodes-base asks for a camel-cased documentationUrl (its rule for n8n's own
@@ -92,12 +85,13 @@ export class MessagingInstanceApi implements ICredentialType {
 		},
 		{
 			displayName: 'Instance Name (for the Test)',
+			displayOptions: { show: { dialect: ['documented'] } },
 			name: 'instance',
 			type: 'string',
 			default: '',
 			placeholder: 'my-instance',
 			description:
-				'Optional. An instance the credential test checks the key against. Needed to test a documented-dialect server, where every route belongs to an instance. Nodes choose their instance themselves.',
+				'Only for the credential test on a documented-dialect server, where every route belongs to an instance: the test checks the key against this instance. Nodes choose their instance themselves.',
 		},
 	];
 
@@ -114,8 +108,8 @@ export class MessagingInstanceApi implements ICredentialType {
 		request: {
 			baseURL: BASE_URL_EXPRESSION,
 			url: TEST_URL,
-			method: '={{ $credentials.instance || $credentials.dialect !== "v2" ? "POST" : "GET" }}' as 'POST',
-			body: '={{ $credentials.instance || $credentials.dialect !== "v2" ? { numbers: [] } : undefined }}',
+			method: '={{ $credentials.dialect === "v2" ? "GET" : "POST" }}' as 'POST',
+			body: '={{ $credentials.dialect === "v2" ? undefined : { numbers: [] } }}',
 		},
 		rules: [
 			{

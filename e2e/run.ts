@@ -125,6 +125,13 @@ async function main(): Promise<void> {
 	const sandbox: Sandbox = await startSandbox({ dialect: 'documented', instances: [{ name: 'demo' }] });
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-'));
 	let n8n: N8nHandle | undefined;
+	// n8n runs in its own process group: stop it on Ctrl-C too.
+	for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+		process.once(sig, () => {
+			console.log(`e2e: ${sig}, stopping n8n and the sandbox`);
+			void Promise.allSettled([n8n?.stop(), sandbox.close()]).then(() => process.exit(130));
+		});
+	}
 	try {
 		await check(`install the tarball into <userFolder>/.n8n/nodes`, async () => {
 			await installTarballIntoUserFolder(tarball, userFolder);
@@ -184,7 +191,20 @@ async function main(): Promise<void> {
 		let registered = '';
 		const activated = await check('(b) activating the trigger workflow registers its production URL with the sandbox', async () => {
 			await rest.activate(replyId);
-			const hook = await waitFor('webhookOf(demo)', () => sandbox.webhookOf('demo'), 15000);
+			const prefix = `${n8n!.url}/webhook/`;
+			const hook = await waitFor(
+				'webhookOf(demo) to be a production URL of this n8n',
+				() => {
+					const h = sandbox.webhookOf('demo');
+					return h && String(h.url).startsWith(prefix) ? h : undefined;
+				},
+				15000,
+			).catch((e) => {
+				const sets = requestsTo(sandbox, '/webhook/set/demo').map((r: any) => `${r.status} ${JSON.stringify(r.body)}`);
+				throw new Error(
+					`${e.message}; webhookOf: ${JSON.stringify(sandbox.webhookOf('demo'))}; webhook/set requests: ${sets.join(' | ') || 'none'}`,
+				);
+			});
 			assert.equal(hook.enabled, true, 'webhook not enabled');
 			registered = String(hook.url);
 			assert.ok(registered.startsWith(`${n8n!.url}/webhook/`), `registered URL ${registered} is not a production URL of ${n8n!.url}`);
@@ -244,6 +264,7 @@ async function main(): Promise<void> {
 		}
 
 		await check('(b) deactivating unregisters: Set Webhook with enabled:false, same URL and events', async () => {
+			if (!activated) throw new Error('not run: the workflow could not be activated');
 			const hookBefore = sandbox.webhookOf('demo');
 			await rest.deactivate(replyId);
 			const req = await waitFor(
@@ -279,7 +300,7 @@ async function main(): Promise<void> {
 		await sandbox.close().catch(() => undefined);
 		if (process.env.E2E_KEEP === '1') console.log(`e2e: user folder kept at ${userFolder}`);
 		else fs.rmSync(userFolder, { recursive: true, force: true });
-		if (tarball && !process.env.E2E_TARBALL) fs.rmSync(tarball, { force: true });
+		if (tarball && !process.env.E2E_TARBALL) fs.rmSync(path.dirname(tarball), { recursive: true, force: true });
 		console.log(`e2e: took ${Math.round((Date.now() - t0) / 1000)} s`);
 	}
 	summary();

@@ -259,7 +259,7 @@ export function schemaFor(route: RouteName, dialect: Dialect): Schema {
 			return {
 				type: 'object',
 				properties: {
-					numbers: { type: 'array', minItems: 1, items: { type: 'string', pattern: NUMBER_PATTERN, description: 'Invalid format' } },
+					numbers: { type: 'array', items: { type: 'string', pattern: NUMBER_PATTERN, description: 'Invalid format' } },
 				},
 				required: ['numbers'],
 			};

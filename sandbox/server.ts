@@ -597,6 +597,11 @@ class SandboxImpl implements Sandbox {
 			if (method === 'POST') route = prefix === numbersPath ? 'checkNumbers' : ROUTES_COMMON[prefix];
 			else if (method === 'GET' && this.dialect === 'v2' && prefix === '/webhook/find') route = 'findWebhook';
 		}
+		// v2 servers list their instances for the global key (or, for an instance token, that
+		// instance alone); it is the one route without an instance, used by credential tests.
+		if (this.dialect === 'v2' && method === 'GET' && /^\/instance\/fetchInstances\/?$/.test(path)) {
+			return this.fetchInstances(record.headers['apikey']);
+		}
 		// 1. the route exists
 		if (!m || !route) {
 			return { status: 404, body: { status: 404, error: 'Not Found', response: { message: [`Cannot ${method} ${path}`] } } };
@@ -645,6 +650,18 @@ class SandboxImpl implements Sandbox {
 			return badRequest([errors]);
 		}
 		return this.serve(route, inst, body as Body);
+	}
+
+	private fetchInstances(given: string | undefined): Reply {
+		const all = [...this.instances.values()];
+		const visible = sameSecret(given, this.apiKey) ? all : all.filter((inst) => sameSecret(given, inst.token));
+		if (visible.length === 0) {
+			return { status: 401, body: { status: 401, error: 'Unauthorized', response: { message: 'Unauthorized' } } };
+		}
+		return {
+			status: 200,
+			body: visible.map((inst) => ({ id: inst.instanceId, name: inst.name, connectionStatus: "open", ownerJid: inst.jid })),
+		};
 	}
 
 	// ---------------------------------------------------------------- the twelve endpoints

@@ -15,7 +15,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { replyWorkflow } from '../e2e/workflows';
+import { TRIGGER_TYPE, replyWorkflow } from '../e2e/workflows';
 import {
 	DEFAULT_N8N_VERSION,
 	DEV_OWNER,
@@ -28,6 +28,7 @@ import {
 	setupOwnerAndLogin,
 	startN8n,
 	type N8nHandle,
+	type RestClient,
 } from './n8n-runtime';
 
 const N8N_PORT = Number(process.env.DEV_N8N_PORT || 5678);
@@ -60,6 +61,19 @@ function writeState(s: DevState): void {
 	fs.writeFileSync(STATE_FILE, JSON.stringify(s, null, 2) + '\n');
 }
 
+/** Ids of the active workflows that contain a node of the given type. */
+async function activeWorkflowsWith(rest: RestClient, nodeType: string): Promise<string[]> {
+	const list = await rest.call('GET', '/workflows');
+	const rows: Array<{ id: string; active?: boolean }> = Array.isArray(list) ? list : (list?.results ?? list?.data ?? []);
+	const ids: string[] = [];
+	for (const row of rows) {
+		if (!row.active) continue;
+		const wf = await rest.getWorkflow(row.id);
+		if ((wf.nodes as Array<{ type: string }>).some((n) => n.type === nodeType)) ids.push(row.id);
+	}
+	return ids;
+}
+
 async function main(): Promise<void> {
 	fs.mkdirSync(path.join(USER_FOLDER, '.n8n'), { recursive: true });
 
@@ -69,12 +83,8 @@ async function main(): Promise<void> {
 	say('building and packing the package (npm pack)');
 	const tarball = await packRepo();
 	say(`installing ${path.basename(tarball)} into .n8n-dev/.n8n/nodes`);
-	fs.rmSync(path.join(USER_FOLDER, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-messaging-instance'), {
-		recursive: true,
-		force: true,
-	});
 	await installTarballIntoUserFolder(tarball, USER_FOLDER);
-	fs.rmSync(tarball, { force: true });
+	fs.rmSync(path.dirname(tarball), { recursive: true, force: true });
 
 	say(`starting the sandbox on port ${SANDBOX_PORT}`);
 	const { startSandbox } = await import('../sandbox/server');
@@ -130,21 +140,32 @@ async function main(): Promise<void> {
 	}
 	const rest = await setupOwnerAndLogin(n8n.url, DEV_OWNER);
 
-	// Keep the example active. On later starts n8n re-activates it itself, which registers
-	// the webhook with this fresh (in-memory) sandbox again.
+	// The sandbox keeps webhooks in memory, and n8n 2.x does not re-run a trigger's webhook
+	// registration when it starts (published webhooks are served from its database). So on
+	// every start, re-activate each active workflow that uses our trigger: that registers its
+	// URL with this fresh sandbox. The example is activated the first time only, so a user
+	// who deactivates it keeps it off.
 	try {
-		const wf = await rest.getWorkflow(state.workflowId);
-		const active = wf.active === true || Boolean(wf.activeVersionId);
-		if (!active && !state.activatedOnce) {
+		if (!state.activatedOnce) {
 			await rest.activate(state.workflowId);
 			state.activatedOnce = true;
 			writeState(state);
+		} else {
+			for (const id of await activeWorkflowsWith(rest, TRIGGER_TYPE)) {
+				await rest.deactivate(id);
+				await rest.activate(id);
+			}
 		}
 	} catch (e) {
-		say(`WARNING: could not activate the example workflow: ${e instanceof Error ? e.message : e}`);
+		say(`WARNING: could not activate the example workflow: ${(e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 400)}`);
 	}
 
-	const hook = sandbox.webhookOf(INSTANCE);
+	// n8n registers the trigger's webhook during activation; give it a moment.
+	let hook = sandbox.webhookOf(INSTANCE);
+	for (let i = 0; i < 40 && !(hook?.enabled && hook.url.startsWith(n8n.url)); i++) {
+		await new Promise((r) => setTimeout(r, 250));
+		hook = sandbox.webhookOf(INSTANCE);
+	}
 	const line = '─'.repeat(72);
 	console.log(`\n${line}`);
 	console.log(`  n8n editor      ${n8n.url}/   (n8n ${VERSION})`);
@@ -152,7 +173,9 @@ async function main(): Promise<void> {
 	console.log(`  example         ${n8n.url}/workflow/${state.workflowId}  "Reply to every incoming message"`);
 	console.log(`  sandbox         ${sandbox.url}   instance "${INSTANCE}", API key ${DEV_API_KEY}`);
 	console.log(`  chat page       ${sandbox.url}/chat`);
-	console.log(`  webhook         ${hook?.enabled ? 'registered by the trigger' : 'NOT registered (is the workflow active?)'}`);
+	console.log(
+		`  webhook         ${hook?.enabled && hook.url.startsWith(n8n.url) ? 'registered by the trigger of the example workflow' : 'NOT registered (is the example workflow active?)'}`,
+	);
 	console.log(`  send a message  npm run sandbox -- send --url ${sandbox.url} --instance ${INSTANCE} --from 5511999990000 --text hello`);
 	console.log(`  stop            Ctrl-C`);
 	console.log(`${line}\n`);

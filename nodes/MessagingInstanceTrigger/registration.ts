@@ -1,0 +1,345 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+
+import type { Dialect } from '../shared/dialect';
+import { newSecret, redactError } from '../shared/secret';
+import { apiRequest, openConnection, type Connection } from '../shared/transport';
+import { readOptions } from './description';
+
+/**
+ * How the trigger keeps the instance's webhook pointing at itself.
+ *
+ * The secret is made once per node and kept in the workflow's static data, so restarts and
+ * re-activations register the same URL. It travels in the webhook URL as a query parameter,
+ * the one place both dialects send back with every delivery (the documented dialect has no
+ * custom headers); the v2 dialect also gets it as a header.
+ */
+
+/** Query parameter of the webhook URL that carries the secret. */
+export const SECRET_PARAM = 'secret';
+/** Header the v2 dialect adds to every delivery. */
+export const SECRET_HEADER = 'x-messaging-instance-secret';
+
+/** What one Set Webhook call registered (or would register). */
+export interface Registration extends IDataObject {
+	enabled: boolean;
+	/** The full URL, with the secret. */
+	url: string;
+	events: string[];
+	base64: boolean;
+	byEvents: boolean;
+	headers: Record<string, string>;
+}
+
+/** The node's own slice of the workflow's static data. */
+export interface TriggerStaticData extends IDataObject {
+	secret?: string;
+	/** What the production URL registered while the workflow is active. */
+	production?: Registration;
+	/** A running "Listen for test event": its URL and what the instance had before. */
+	test?: { url: string; registration: Registration; previous: Registration | null };
+}
+
+export function staticDataOf(ctx: { getWorkflowStaticData(type: string): IDataObject }): TriggerStaticData {
+	return ctx.getWorkflowStaticData('node') as TriggerStaticData;
+}
+
+export function withSecret(url: string, secret: string): string {
+	const parsed = new URL(url);
+	parsed.searchParams.set(SECRET_PARAM, secret);
+	return parsed.toString();
+}
+
+export function withoutSecret(url: string): string {
+	try {
+		const parsed = new URL(url);
+		parsed.searchParams.delete(SECRET_PARAM);
+		return parsed.toString();
+	} catch {
+		return '';
+	}
+}
+
+interface Settings {
+	connection: Connection;
+	instance: string;
+	events: string[];
+	base64: boolean;
+}
+
+/** Reads and checks the parameters; an event the credential's dialect does not know is an input error. */
+async function readSettings(ctx: IHookFunctions): Promise<Settings> {
+	const node = ctx.getNode();
+	const instance = String(ctx.getNodeParameter('instance', '')).trim();
+	if (instance === '') {
+		throw new NodeOperationError(node, 'The "Instance" parameter is empty', {
+			description: 'Enter the name of the instance whose events should start this workflow.',
+		});
+	}
+	const events = (ctx.getNodeParameter('events', []) as string[]).filter(Boolean);
+	if (events.length === 0) {
+		throw new NodeOperationError(node, 'Choose at least one event', {
+			description: 'The server needs at least one event to deliver; Messages Upsert is an incoming message.',
+		});
+	}
+	const connection = await openConnection(ctx);
+	const unknown = events.filter((event) => !connection.dialect.events.has(event));
+	if (unknown.length > 0) {
+		throw new NodeOperationError(
+			node,
+			`The ${connection.dialect.label} dialect has no event ${unknown.join(', ')}`,
+			{
+				description: `Remove ${unknown.length === 1 ? 'this event' : 'these events'} from "Events", or pick the other dialect in the credential if your server speaks it.`,
+			},
+		);
+	}
+	const options = readOptions(ctx.getNodeParameter('options', {}));
+	return { connection, instance, events, base64: options.mediaAsBinary };
+}
+
+function registrationFor(settings: Settings, baseUrl: string, secret: string): Registration {
+	return {
+		enabled: true,
+		url: withSecret(baseUrl, secret),
+		events: settings.events,
+		base64: settings.base64,
+		// Never per-event URLs: the server would append `/messages-upsert` to the URL, which
+		// lands after our `?secret=…` query and so breaks both the path and the secret.
+		byEvents: false,
+		headers: { [SECRET_HEADER]: secret },
+	};
+}
+
+function bodyOf(dialect: Dialect, registration: Registration, enabled: boolean): IDataObject {
+	const headers = registration.headers ?? {};
+	return dialect.webhookBody({
+		enabled,
+		url: registration.url,
+		webhookByEvents: registration.byEvents,
+		webhookBase64: registration.base64,
+		events: registration.events,
+		headers: dialect.supportsWebhookHeaders && Object.keys(headers).length > 0 ? headers : undefined,
+	});
+}
+
+function secretsOf(data: TriggerStaticData, ...registrations: Array<Registration | null | undefined>): string[] {
+	const secrets = new Set<string>();
+	if (data.secret) secrets.add(data.secret);
+	for (const registration of registrations) {
+		if (!registration) continue;
+		for (const value of Object.values(registration.headers ?? {})) secrets.add(String(value));
+		try {
+			const secret = new URL(registration.url).searchParams.get(SECRET_PARAM);
+			if (secret) secrets.add(secret);
+		} catch {
+			// not a URL: nothing to hide in it
+		}
+	}
+	return [...secrets];
+}
+
+async function call(
+	ctx: IHookFunctions,
+	connection: Connection,
+	instance: string,
+	request: { method?: 'GET' | 'POST'; route: string; body?: IDataObject },
+	secrets: string[],
+	whileRemoving = false,
+): Promise<unknown> {
+	try {
+		return await apiRequest(ctx, connection, { ...request, instance });
+	} catch (error) {
+		const clean = redactError(error, secrets);
+		if (whileRemoving && isGone(clean)) {
+			// Deactivating while the instance no longer exists on the server: nothing is left to
+			// switch off, and the workflow must still deactivate.
+			ctx.logger.warn(
+				`Messaging Instance Trigger: the instance "${instance}" no longer exists; nothing to switch off`,
+			);
+			return GONE;
+		}
+		throw clean;
+	}
+}
+
+const GONE = Symbol('instance gone');
+
+function isGone(error: unknown): boolean {
+	return (
+		error instanceof NodeApiError &&
+		error.httpCode === '404' &&
+		/instance does not exist/i.test(`${error.message} ${error.description ?? ''}`)
+	);
+}
+
+async function setWebhook(
+	ctx: IHookFunctions,
+	settings: Pick<Settings, 'connection' | 'instance'>,
+	registration: Registration,
+	enabled: boolean,
+	secrets: string[],
+	whileRemoving = false,
+): Promise<void> {
+	await call(
+		ctx,
+		settings.connection,
+		settings.instance,
+		{ route: '/webhook/set', body: bodyOf(settings.connection.dialect, registration, enabled) },
+		secrets,
+		whileRemoving,
+	);
+}
+
+/** The v2 dialect's stored webhook of the instance, or null (the documented dialect has no find route). */
+async function findWebhook(
+	ctx: IHookFunctions,
+	connection: Connection,
+	instance: string,
+	secrets: string[],
+	whileRemoving = false,
+): Promise<Registration | null> {
+	if (connection.dialect.name !== 'v2') return null;
+	const found = await call(
+		ctx,
+		connection,
+		instance,
+		{ method: 'GET', route: '/webhook/find' },
+		secrets,
+		whileRemoving,
+	);
+	if (!found || typeof found !== 'object') return null;
+	const record = found as IDataObject;
+	if (typeof record.url !== 'string' || record.url === '') return null;
+	const headers: Record<string, string> = {};
+	if (record.headers && typeof record.headers === 'object') {
+		for (const [key, value] of Object.entries(record.headers as IDataObject)) headers[key] = String(value);
+	}
+	return {
+		enabled: record.enabled === true,
+		url: record.url,
+		events: Array.isArray(record.events) ? record.events.map(String) : [],
+		base64: record.webhookBase64 === true,
+		byEvents: record.webhookByEvents === true,
+		headers,
+	};
+}
+
+function sameRegistration(a: Registration, b: Registration): boolean {
+	const events = new Set(a.events);
+	return (
+		a.enabled === b.enabled &&
+		a.url === b.url &&
+		a.base64 === b.base64 &&
+		a.byEvents === b.byEvents &&
+		a.events.length === b.events.length &&
+		b.events.every((event) => events.has(event)) &&
+		Object.entries(a.headers).every(([key, value]) => b.headers[key] === value)
+	);
+}
+
+/** "Listen for test event" runs the hooks in manual mode with the test URL. */
+function isTestRun(ctx: IHookFunctions): boolean {
+	return ctx.getMode() === 'manual' || ctx.getActivationMode() === 'manual';
+}
+
+function currentUrl(ctx: IHookFunctions): string {
+	const url = ctx.getNodeWebhookUrl('default');
+	if (!url) throw new NodeOperationError(ctx.getNode(), 'n8n gave this trigger no webhook URL');
+	return url;
+}
+
+export async function webhookExists(ctx: IHookFunctions): Promise<boolean> {
+	// A test run always registers (and remembers what it replaces, to put it back).
+	if (isTestRun(ctx)) return false;
+	const data = staticDataOf(ctx);
+	if (!data.secret || !data.production) return false;
+	const settings = await readSettings(ctx);
+	// The documented dialect cannot be asked what is registered; Set Webhook replaces the
+	// instance's webhook, so registering again is harmless and keeps activation idempotent.
+	if (settings.connection.dialect.name !== 'v2') return false;
+	const wanted = registrationFor(settings, currentUrl(ctx), data.secret);
+	const found = await findWebhook(ctx, settings.connection, settings.instance, secretsOf(data, wanted));
+	if (!found || !sameRegistration(wanted, found)) return false;
+	data.production = wanted;
+	return true;
+}
+
+export async function createWebhook(ctx: IHookFunctions): Promise<boolean> {
+	const settings = await readSettings(ctx);
+	const data = staticDataOf(ctx);
+	if (!data.secret) data.secret = newSecret();
+	const url = currentUrl(ctx);
+	const registration = registrationFor(settings, url, data.secret);
+
+	if (isTestRun(ctx)) {
+		// One webhook per instance: remember what the test URL replaces, to restore it after.
+		const found = await findWebhook(
+			ctx,
+			settings.connection,
+			settings.instance,
+			secretsOf(data, data.production),
+		);
+		const previous =
+			settings.connection.dialect.name === 'v2'
+				? found && withoutSecret(found.url) !== url
+					? found
+					: null
+				: (data.production ?? null);
+		data.test = { url, registration, previous };
+	} else {
+		data.production = registration;
+	}
+	await setWebhook(ctx, settings, registration, true, secretsOf(data, registration));
+	return true;
+}
+
+async function deleteTest(
+	ctx: IHookFunctions,
+	data: TriggerStaticData,
+	test: NonNullable<TriggerStaticData['test']>,
+): Promise<void> {
+	const connection = await openConnection(ctx);
+	const instance = String(ctx.getNodeParameter('instance', '')).trim();
+	const settings = { connection, instance };
+	const secrets = secretsOf(data, test.registration, test.previous, data.production);
+	const found = await findWebhook(ctx, connection, instance, secrets, true);
+	if (connection.dialect.name === 'v2' && found && found.url !== test.registration.url) {
+		// Someone registered another URL during the test: theirs stays.
+		return;
+	}
+	const previous = test.previous;
+	if (previous && previous.events.length > 0) {
+		await setWebhook(ctx, settings, previous, previous.enabled, secrets, true);
+	} else {
+		await setWebhook(ctx, settings, test.registration, false, secrets, true);
+	}
+}
+
+async function deleteProduction(ctx: IHookFunctions, data: TriggerStaticData): Promise<void> {
+	const registration = data.production;
+	if (!registration) return;
+	const connection = await openConnection(ctx);
+	const instance = String(ctx.getNodeParameter('instance', '')).trim();
+	const secrets = secretsOf(data, registration);
+	const found = await findWebhook(ctx, connection, instance, secrets, true);
+	if (connection.dialect.name === 'v2' && (!found || found.url !== registration.url)) {
+		// The instance's webhook is no longer ours (or there is none): nothing to switch off.
+		return;
+	}
+	// Switching off keeps a valid body: the same URL and the same (non-empty) event list.
+	await setWebhook(ctx, { connection, instance }, registration, false, secrets, true);
+}
+
+export async function deleteWebhook(ctx: IHookFunctions): Promise<boolean> {
+	const data = staticDataOf(ctx);
+	const url = currentUrl(ctx);
+	if (data.test && data.test.url === url) {
+		const test = data.test;
+		await deleteTest(ctx, data, test);
+		delete data.test;
+		return true;
+	}
+	await deleteProduction(ctx, data);
+	delete data.production;
+	return true;
+}

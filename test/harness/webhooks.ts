@@ -1,0 +1,468 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { Container } from '@n8n/di';
+import { BinaryDataService, HookContext, WebhookContext } from 'n8n-core';
+import { Workflow } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	IWebhookData,
+	IWebhookResponseData,
+	IWorkflowExecuteAdditionalData,
+	WorkflowActivateMode,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+import { TestCredentialsHelper } from './credentialsHelper';
+import { nodeTypes, TRIGGER_TYPE } from './nodeTypes';
+
+/**
+ * Stands where n8n's webhook machinery stands for a webhook trigger:
+ *
+ * - activation, deactivation, restart and "Listen for test event" run the node's
+ *   `webhookMethods.default.checkExists/create/delete` through n8n-core's real HookContext, with
+ *   the modes n8n uses (activation: 'trigger' + 'activate'/'init'; deactivation: 'internal' +
+ *   'update'; test: 'manual' + 'manual', and 'internal' + 'update' when the test ends);
+ * - a node:http server receives the deliveries at the production (`/webhook/…`) and test
+ *   (`/webhook-test/…`) URLs, parses the body as JSON as n8n does, and runs the node's
+ *   `webhook()` through n8n-core's real WebhookContext, answering as n8n's webhook helpers do
+ *   (`onReceived`: 200 "Workflow was started" when items were emitted, the node's own answer
+ *   when it sent one, 200 with `webhookResponse` or "Webhook call received" otherwise);
+ * - static data persists like n8n's database: each operation builds a fresh Workflow from the
+ *   stored static data and stores it back afterwards; a test session keeps its own copy
+ *   (n8n caches it with the test registration and never saves it).
+ */
+
+// Binary data in memory, as n8n's default mode keeps it: no manager, base64 in the item.
+Container.set(
+	BinaryDataService,
+	new BinaryDataService({ mode: 'default' } as never, {} as never, {} as never),
+);
+
+export const TRIGGER_NODE_NAME = 'Messaging Instance Trigger';
+const WORKFLOW_ID = 'wf-trigger';
+const WEBHOOK_ID = '5f2c7a36-8d1e-4b8e-9a52-3c1d0b7e9f10';
+
+export type WebhookKind = 'production' | 'test';
+
+export interface Received {
+	kind: WebhookKind;
+	path: string;
+	query: Record<string, string>;
+	headers: Record<string, string>;
+	body: unknown;
+	status: number;
+	response: unknown;
+	/** The items the node emitted (a workflow run started), when it did. */
+	items?: INodeExecutionData[];
+}
+
+export interface TriggerSetup {
+	parameters: INodeParameters;
+	credentials: ICredentialDataDecryptedObject;
+}
+
+interface ExpressLikeResponse {
+	statusCode: number;
+	headersSent: boolean;
+	body: unknown;
+	status(code: number): ExpressLikeResponse;
+	setHeader(name: string, value: string): ExpressLikeResponse;
+	header(name: string, value: string): ExpressLikeResponse;
+	json(body: unknown): ExpressLikeResponse;
+	send(body?: unknown): ExpressLikeResponse;
+	end(body?: unknown): ExpressLikeResponse;
+}
+
+function clone<T>(value: T): T {
+	return JSON.parse(JSON.stringify(value ?? {})) as T;
+}
+
+/** What n8n writes to its database: the plain data, without the change marker. */
+function persistable(staticData: IDataObject): IDataObject {
+	const plain = clone(staticData);
+	delete plain.__dataChanged;
+	return plain;
+}
+
+function flatHeaders(req: IncomingMessage): Record<string, string> {
+	const out: Record<string, string> = {};
+	for (const [name, value] of Object.entries(req.headers)) {
+		if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+	}
+	return out;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of req) chunks.push(chunk as Buffer);
+	return Buffer.concat(chunks).toString('utf8');
+}
+
+export class TriggerHarness {
+	/** The workflow's static data as n8n's database holds it. */
+	persistedStaticData: IDataObject = {};
+	active = false;
+	readonly received: Received[] = [];
+	readonly credentialsHelper: TestCredentialsHelper;
+	private testStaticData?: IDataObject;
+	private pending = new Set<Promise<unknown>>();
+	private parameters: INodeParameters;
+
+	private constructor(
+		private readonly server: Server,
+		readonly baseUrl: string,
+		setup: TriggerSetup,
+	) {
+		this.parameters = setup.parameters;
+		this.credentialsHelper = new TestCredentialsHelper({ messagingInstanceApi: setup.credentials });
+	}
+
+	static async start(setup: TriggerSetup): Promise<TriggerHarness> {
+		let harness: TriggerHarness | undefined;
+		const server = createServer((req, res) => {
+			void harness?.handle(req, res);
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const { port } = server.address() as AddressInfo;
+		harness = new TriggerHarness(server, `http://127.0.0.1:${port}`, setup);
+		return harness;
+	}
+
+	/** The items of every delivery that started a workflow, oldest first. */
+	get emitted(): INodeExecutionData[] {
+		return this.received.flatMap((r) => r.items ?? []);
+	}
+
+	get testListening(): boolean {
+		return this.testStaticData !== undefined;
+	}
+
+	/** The node's slice of the persisted static data. */
+	get nodeStaticData(): IDataObject {
+		return (this.persistedStaticData[`node:${TRIGGER_NODE_NAME}`] as IDataObject) ?? {};
+	}
+
+	/** Editing the node in the editor (takes effect at the next activation / delivery). */
+	setParameters(parameters: INodeParameters): void {
+		this.parameters = parameters;
+	}
+
+	productionUrl(): string {
+		return `${this.baseUrl}/webhook/${WEBHOOK_ID}/webhook`;
+	}
+
+	testUrl(): string {
+		return `${this.baseUrl}/webhook-test/${WEBHOOK_ID}/webhook`;
+	}
+
+	/** Activating the workflow (or n8n starting with it active: activation 'init'). */
+	async activate(activation: WorkflowActivateMode = 'activate'): Promise<{ created: boolean }> {
+		const workflow = this.workflow(true);
+		const exists = await this.hook(workflow, 'checkExists', 'trigger', activation, false);
+		if (!exists) await this.hook(workflow, 'create', 'trigger', activation, false);
+		this.persistedStaticData = persistable(workflow.staticData);
+		this.active = true;
+		return { created: !exists };
+	}
+
+	/** n8n restarting: the active workflow is added again with activation 'init'. */
+	async restart(): Promise<{ created: boolean }> {
+		return await this.activate('init');
+	}
+
+	async deactivate(): Promise<void> {
+		const workflow = this.workflow(false);
+		await this.hook(workflow, 'delete', 'internal', 'update', false);
+		this.persistedStaticData = persistable(workflow.staticData);
+		this.active = false;
+	}
+
+	/** "Listen for test event": registers the test URL with a copy of the stored static data. */
+	async listenForTest(): Promise<void> {
+		const workflow = this.workflow(false);
+		const exists = await this.hook(workflow, 'checkExists', 'manual', 'manual', true);
+		if (!exists) await this.hook(workflow, 'create', 'manual', 'manual', true);
+		this.testStaticData = clone(workflow.staticData);
+	}
+
+	/** The test ends (an event was received, the user stopped it, or it timed out). */
+	async stopTest(): Promise<void> {
+		const staticData = this.testStaticData;
+		if (!staticData) return;
+		this.testStaticData = undefined;
+		const workflow = this.workflow(false);
+		workflow.staticData = staticData;
+		await this.hook(workflow, 'delete', 'internal', 'update', true);
+	}
+
+	/** Waits for work started by a delivery (ending a test session after its event). */
+	async idle(): Promise<void> {
+		while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+	}
+
+	/** Posts a body to one of the node's URLs, as anyone on the network could. */
+	async post(
+		kind: WebhookKind,
+		body: string,
+		options: { query?: Record<string, string>; headers?: Record<string, string> } = {},
+	): Promise<{ status: number; body: unknown }> {
+		const url = new URL(kind === 'production' ? this.productionUrl() : this.testUrl());
+		for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, value);
+		const res = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', ...(options.headers ?? {}) },
+			body,
+		});
+		const text = await res.text();
+		let parsed: unknown = text;
+		try {
+			parsed = JSON.parse(text);
+		} catch {
+			// not JSON: keep the text
+		}
+		return { status: res.status, body: parsed };
+	}
+
+	async close(): Promise<void> {
+		await this.idle();
+		await new Promise<void>((resolve) => {
+			this.server.close(() => resolve());
+			this.server.closeAllConnections();
+		});
+	}
+
+	// ------------------------------------------------------------------ n8n's side
+
+	private node(): INode {
+		return {
+			id: 'trigger-node',
+			name: TRIGGER_NODE_NAME,
+			type: TRIGGER_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: this.parameters,
+			credentials: { messagingInstanceApi: { id: 'cred-1', name: 'Sandbox' } },
+			webhookId: WEBHOOK_ID,
+		};
+	}
+
+	private workflow(active: boolean, staticData: IDataObject = clone(this.persistedStaticData)): Workflow {
+		return new Workflow({
+			id: WORKFLOW_ID,
+			name: 'trigger test',
+			nodes: [this.node()],
+			connections: {},
+			active,
+			nodeTypes,
+			staticData,
+			settings: { executionOrder: 'v1' },
+		});
+	}
+
+	private nodeType(): INodeType {
+		return nodeTypes.getByNameAndVersion(TRIGGER_TYPE) as INodeType;
+	}
+
+	private additionalData(extra: Partial<IWorkflowExecuteAdditionalData> = {}): IWorkflowExecuteAdditionalData {
+		return {
+			credentialsHelper: this.credentialsHelper,
+			executeWorkflow: async () => {
+				throw new Error('Sub-workflows are not part of these tests');
+			},
+			restApiUrl: `${this.baseUrl}/rest`,
+			instanceBaseUrl: `${this.baseUrl}/`,
+			formWaitingBaseUrl: `${this.baseUrl}/form-waiting`,
+			webhookBaseUrl: `${this.baseUrl}/webhook`,
+			webhookWaitingBaseUrl: `${this.baseUrl}/webhook-waiting`,
+			webhookTestBaseUrl: `${this.baseUrl}/webhook-test`,
+			currentNodeParameters: undefined,
+			executionTimeoutTimestamp: undefined,
+			userId: 'test-user',
+			variables: {},
+			logAiEvent: () => {},
+			getRunExecutionData: async () => undefined,
+			...extra,
+		} as unknown as IWorkflowExecuteAdditionalData;
+	}
+
+	private webhookData(isTest: boolean, additionalData: IWorkflowExecuteAdditionalData): IWebhookData {
+		const description = this.nodeType().description.webhooks?.[0];
+		if (!description) throw new Error('The trigger declares no webhook');
+		return {
+			webhookDescription: description,
+			node: TRIGGER_NODE_NAME,
+			workflowId: WORKFLOW_ID,
+			httpMethod: 'POST',
+			path: `${WEBHOOK_ID}/webhook`,
+			webhookId: WEBHOOK_ID,
+			isTest,
+			workflowExecuteAdditionalData: additionalData,
+		} as IWebhookData;
+	}
+
+	private async hook(
+		workflow: Workflow,
+		method: 'checkExists' | 'create' | 'delete',
+		mode: WorkflowExecuteMode,
+		activation: WorkflowActivateMode,
+		isTest: boolean,
+	): Promise<boolean> {
+		const node = workflow.getNode(TRIGGER_NODE_NAME);
+		if (!node) throw new Error('The trigger is not in the workflow');
+		const additionalData = this.additionalData();
+		const context = new HookContext(
+			workflow,
+			node,
+			additionalData,
+			mode,
+			activation,
+			this.webhookData(isTest, additionalData),
+		);
+		const fn = this.nodeType().webhookMethods?.default?.[method];
+		if (!fn) throw new Error(`The trigger has no ${method}`);
+		return await fn.call(context);
+	}
+
+	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const url = new URL(req.url ?? '/', this.baseUrl);
+		const kind: WebhookKind | undefined = url.pathname.startsWith('/webhook-test/')
+			? 'test'
+			: url.pathname.startsWith('/webhook/')
+				? 'production'
+				: undefined;
+		const query = Object.fromEntries(url.searchParams.entries());
+		const headers = flatHeaders(req);
+		const raw = await readBody(req);
+		const record: Received = {
+			kind: kind ?? 'production',
+			path: url.pathname,
+			query,
+			headers,
+			body: raw,
+			status: 0,
+			response: undefined,
+		};
+		const reply = (status: number, body: unknown): void => {
+			record.status = status;
+			record.response = body;
+			const text = body === undefined ? '' : JSON.stringify(body);
+			res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+			res.end(text);
+		};
+		const expectedPath = kind === 'test' ? new URL(this.testUrl()).pathname : new URL(this.productionUrl()).pathname;
+		const listening = kind === 'test' ? this.testStaticData !== undefined : this.active;
+		if (req.method !== 'POST' || !kind || url.pathname !== expectedPath || !listening) {
+			this.received.push(record);
+			return reply(404, { message: 'The requested webhook is not registered.' });
+		}
+
+		// n8n's body parser: JSON by content type; an empty body is {}.
+		let body: unknown = {};
+		if (raw !== '' && (headers['content-type'] ?? '').includes('json')) {
+			try {
+				body = JSON.parse(raw);
+			} catch {
+				this.received.push(record);
+				return reply(400, { message: 'Failed to parse request body' });
+			}
+		}
+		record.body = body;
+		this.received.push(record);
+
+		const workflow =
+			kind === 'test' ? this.workflow(false, {}) : this.workflow(true);
+		if (kind === 'test' && this.testStaticData) workflow.setTestStaticData(this.testStaticData);
+		const node = workflow.getNode(TRIGGER_NODE_NAME) as INode;
+
+		const response = this.expressResponse(reply);
+		const request = {
+			method: req.method,
+			url: req.url,
+			path: url.pathname,
+			headers: req.headers,
+			query,
+			params: {},
+			body,
+			rawBody: Buffer.from(raw),
+		};
+		const additionalData = this.additionalData({
+			httpRequest: request,
+			httpResponse: response,
+		} as unknown as Partial<IWorkflowExecuteAdditionalData>);
+		const mode: WorkflowExecuteMode = kind === 'test' ? 'manual' : 'webhook';
+		const context = new WebhookContext(
+			workflow,
+			node,
+			additionalData,
+			mode,
+			this.webhookData(kind === 'test', additionalData),
+			[],
+			null,
+		);
+
+		let result: IWebhookResponseData;
+		try {
+			const webhook = this.nodeType().webhook;
+			if (!webhook) throw new Error('The trigger has no webhook()');
+			result = await webhook.call(context);
+		} catch (error) {
+			if (!response.headersSent) reply(500, { code: 0, message: 'Error in workflow' });
+			record.response = { error: (error as Error).message };
+			return;
+		}
+
+		if (result.noWebhookResponse === true || response.headersSent) {
+			if (!response.headersSent) reply(500, { message: 'The node answered nothing' });
+			return;
+		}
+		if (result.workflowData === undefined) {
+			return reply(200, result.webhookResponse ?? { message: 'Webhook call received' });
+		}
+		record.items = result.workflowData[0] ?? [];
+		reply(200, { message: 'Workflow was started' });
+		if (kind === 'test') {
+			// n8n ends the test session once its event started the (manual) run.
+			const ending = this.stopTest();
+			this.pending.add(ending);
+			void ending.finally(() => this.pending.delete(ending));
+		}
+	}
+
+	private expressResponse(reply: (status: number, body: unknown) => void): ExpressLikeResponse {
+		const response: ExpressLikeResponse = {
+			statusCode: 200,
+			headersSent: false,
+			body: undefined,
+			status(code: number) {
+				response.statusCode = code;
+				return response;
+			},
+			setHeader() {
+				return response;
+			},
+			header() {
+				return response;
+			},
+			json(body: unknown) {
+				response.headersSent = true;
+				response.body = body;
+				reply(response.statusCode, body);
+				return response;
+			},
+			send(body?: unknown) {
+				return response.json(body);
+			},
+			end(body?: unknown) {
+				return response.json(body);
+			},
+		};
+		return response;
+	}
+}
