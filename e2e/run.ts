@@ -5,8 +5,10 @@
  *   npm run test:e2e            (tsx e2e/run.ts)
  *
  * Env: E2E_N8N_VERSION (default the pinned 2.40.7), E2E_KEEP=1 keeps the temp user folder,
- * E2E_VERBOSE=1 echoes n8n's output, E2E_TARBALL=<file> tests that tarball instead of `npm pack`, CI=true turns "cannot install n8n" into a failure.
- * Prints each check as PASS/FAIL and ends with `e2e: N passed, N failed`.
+ * E2E_VERBOSE=1 echoes n8n's output, E2E_TARBALL=<file> tests that tarball instead of `npm pack`,
+ * E2E_CHAT_SCREENSHOT=<file.png> saves the chat page after the browser check (d), CI=true turns
+ * "cannot install n8n" and "no /usr/bin/chromium" (.ci/chromium.sh installs it) into failures.
+ * Prints each check as PASS/FAIL (or SKIP) and ends with `e2e: N passed, N failed` (`, N skipped` when some were).
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -38,7 +40,21 @@ import { actionWorkflow, expectedActionRequests, replyWorkflow } from './workflo
 type Sandbox = any;
 
 const results: Array<{ name: string; ok: boolean; detail?: string }> = [];
+const skipped: string[] = [];
 const VERBOSE = process.env.E2E_VERBOSE === '1';
+
+/** Debian's Chromium (installed by .ci/chromium.sh), driven by playwright-core for the chat-page check. */
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
 
 function record(name: string, ok: boolean, detail?: string): void {
 	results.push({ name, ok, detail });
@@ -70,10 +86,17 @@ async function waitFor<T>(what: string, fn: () => T | undefined | Promise<T | un
 	}
 }
 
+function skip(name: string, why: string): void {
+	skipped.push(name);
+	console.log('!'.repeat(78));
+	console.log(`SKIP ${name}\n!!!  ${why}`);
+	console.log('!'.repeat(78));
+}
+
 function summary(): never {
 	const passed = results.filter((r) => r.ok).length;
 	const failed = results.length - passed;
-	console.log(`e2e: ${passed} passed, ${failed} failed`);
+	console.log(`e2e: ${passed} passed, ${failed} failed${skipped.length > 0 ? `, ${skipped.length} skipped` : ''}`);
 	process.exit(failed > 0 ? 1 : 0);
 }
 
@@ -87,6 +110,85 @@ function expectBody(actual: unknown, expected: unknown, label: string): void {
 		assert.deepStrictEqual(actual, expected);
 	} catch {
 		throw new Error(`${label}: body differs\n  expected ${JSON.stringify(expected)}\n  actual   ${JSON.stringify(actual)}`);
+	}
+}
+
+/**
+ * (d) The sandbox chat page in a real headless browser while the reply workflow is active:
+ * a person types a message as a contact, presses Send, and sees n8n's reply appear live.
+ */
+async function chatPageChecks(sandbox: Sandbox): Promise<void> {
+	const names = [
+		'(d) chat page in headless Chromium: a message typed as a contact and sent shows as an incoming bubble, delivered to n8n',
+		'(d) chat page in headless Chromium: the workflow\'s reply "You said: …" appears live as an outgoing bubble',
+	];
+	if (!fs.existsSync(CHROMIUM)) {
+		const why = `${CHROMIUM} is missing (install it with: bash .ci/chromium.sh)`;
+		if (process.env.CI === 'true') for (const n of names) record(n, false, `${why}; CI=true, so this is a failure`);
+		else for (const n of names) skip(n, `${why}; the chat page is NOT tested in a browser`);
+		return;
+	}
+	const from = '5511977770000';
+	const text = `hello from the browser ${Date.now().toString(36)}`;
+	const pageErrors: string[] = [];
+	let browser: import('playwright-core').Browser | undefined;
+	try {
+		const { chromium } = await import('playwright-core');
+		// Playwright gives every launch a fresh temporary profile (user data dir) and removes it on close.
+		browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30000 });
+		const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+		page.on('pageerror', (e) => pageErrors.push(e.message));
+		let incomingId: string | null = null;
+		const sent = await check(names[0], async () => {
+			await page.goto(`${sandbox.url}/chat?instance=demo`, { timeout: 15000 });
+			await page.locator('#status', { hasText: 'live' }).waitFor({ timeout: 15000 });
+			await page.fill('#from', from);
+			await page.fill('#pushName', 'Browser Ana');
+			await page.fill('#message', text);
+			await page.click('#send');
+			const bubble = page.locator('.bubble.in', { hasText: text });
+			await bubble.waitFor({ timeout: 10000 });
+			assert.equal(await bubble.getAttribute('data-testid'), 'bubble-in');
+			incomingId = await bubble.getAttribute('data-message-id');
+			// the sandbox POSTs MESSAGES_UPSERT to n8n's trigger URL; the page marks the verdict
+			const meta = bubble.locator('.meta');
+			await bubble
+				.locator('.meta', { hasText: /✓ delivered|✗/ })
+				.waitFor({ timeout: 30000 })
+				.catch(() => undefined);
+			const verdict = await meta.innerText();
+			assert.match(verdict, /✓ delivered/, `incoming bubble says "${verdict}"`);
+			assert.equal(pageErrors.length, 0, `page errors: ${pageErrors.join(' | ')}`);
+		});
+		await check(names[1], async () => {
+			if (!sent) throw new Error('not run: the message could not be sent from the page');
+			const reply = page.locator('.bubble.out[data-kind="text"]', { hasText: `You said: ${text}` });
+			await reply.waitFor({ timeout: 30000 }).catch(async (e: Error) => {
+				const shown = await page.locator('.bubble').allInnerTexts();
+				throw new Error(`${e.message.split('\n')[0]}; bubbles shown: ${JSON.stringify(shown)}`);
+			});
+			assert.equal(await reply.getAttribute('data-testid'), 'bubble-out');
+			assert.equal(await reply.locator('.content').innerText(), `You said: ${text}`);
+			// both bubbles are on the page, the contact's first
+			const inSeq = Number(await page.locator('.bubble.in', { hasText: text }).getAttribute('data-seq'));
+			const outSeq = Number(await reply.getAttribute('data-seq'));
+			assert.ok(inSeq < outSeq, `incoming seq ${inSeq} should precede the reply's ${outSeq}`);
+			// and it is the real request n8n's action node made to the sandbox
+			const req = requestsTo(sandbox, '/message/sendText/demo').find((r: any) => r.body?.text === `You said: ${text}`);
+			assert.ok(req, 'no matching sendText request recorded by the sandbox');
+			assert.match(String(req.body.number), new RegExp(`^${from}(@s\\.whatsapp\\.net)?$`));
+			const delivered = (sandbox.deliveries as any[]).find((d) => d.event === 'messages.upsert' && d.body?.data?.key?.id === incomingId);
+			assert.ok(delivered, `no MESSAGES_UPSERT delivery for the page's message ${incomingId}`);
+			assert.equal(pageErrors.length, 0, `page errors: ${pageErrors.join(' | ')}`);
+		});
+		if (process.env.E2E_CHAT_SCREENSHOT) {
+			await page.screenshot({ path: process.env.E2E_CHAT_SCREENSHOT });
+			console.log(`e2e: chat page screenshot at ${process.env.E2E_CHAT_SCREENSHOT}`);
+		}
+	} catch (e) {
+		record('(d) chat page in headless Chromium: browser run', false, e instanceof Error ? e.stack ?? e.message : String(e));
+	} finally {
+		await browser?.close().catch(() => undefined);
 	}
 }
 
@@ -261,6 +363,9 @@ async function main(): Promise<void> {
 				// the forged delivery above must not have produced a reply
 				assert.equal(requestsTo(sandbox, '/message/sendText/demo').filter((r: any) => /forged/.test(r.body?.text)).length, 0);
 			});
+
+			// --- (d) the chat page in a real browser, while the reply workflow is active ------
+			await chatPageChecks(sandbox);
 		}
 
 		await check('(b) deactivating unregisters: Set Webhook with enabled:false, same URL and events', async () => {

@@ -28,6 +28,19 @@ const NETWORK_CODES = new Set([
 	'ERR_CANCELED',
 ]);
 
+const NETWORK_WORDS: Record<string, string> = {
+	ECONNREFUSED: 'connection refused',
+	ECONNRESET: 'connection reset',
+	ENOTFOUND: 'host not found',
+	EAI_AGAIN: 'host not found',
+	ETIMEDOUT: 'timed out',
+	ECONNABORTED: 'timed out',
+	EHOSTUNREACH: 'host unreachable',
+	ENETUNREACH: 'network unreachable',
+	EPIPE: 'connection closed',
+	ERR_CANCELED: 'request cancelled',
+};
+
 /** Finds the HTTP response (or the socket error) inside n8n's and axios' error wrappers. */
 function unwrap(error: unknown): FailedRequest {
 	const seen = new Set<unknown>();
@@ -56,6 +69,18 @@ function unwrap(error: unknown): FailedRequest {
 		if (typeof candidate.code === 'string' && NETWORK_CODES.has(candidate.code)) {
 			networkCode = candidate.code;
 			networkMessage = typeof candidate.message === 'string' ? candidate.message : undefined;
+		}
+		// The same wrapper keeps a socket error only as text in `messages` (e.g. "connect ECONNREFUSED …").
+		const texts = (current as { messages?: unknown }).messages;
+		if (!networkCode && Array.isArray(texts)) {
+			for (const text of texts) {
+				const code = typeof text === 'string' ? /\b(E[A-Z_]+)\b/.exec(text)?.[1] : undefined;
+				if (code && NETWORK_CODES.has(code)) {
+					networkCode = code;
+					networkMessage = text;
+					break;
+				}
+			}
 		}
 		current = candidate.cause;
 	}
@@ -123,16 +148,14 @@ export function toApiError(
 	const failed = unwrap(error);
 	if (failed.status === undefined) {
 		const code = failed.networkCode ?? 'no response';
-		const timedOut = code === 'ETIMEDOUT' || code === 'ECONNABORTED';
 		return new NodeApiError(
 			node,
-			{ code, message: failed.networkMessage ?? code } as JsonObject,
+			// No `code` key here: NodeApiError would swap our message for its generic one.
+			{ reason: failed.networkMessage ?? code } as JsonObject,
 			{
-				message: timedOut
-					? `The server did not answer in time (${code})`
-					: `The server is unreachable (${code})`,
-				description:
-					'Check the Base URL in the credential and that the server is running and reachable from n8n.',
+				// In words, not the code: NodeApiError rewrites any message that contains one.
+				message: `The server is unreachable: ${NETWORK_WORDS[code] ?? 'no response'}`,
+				description: `${code}. Check the Base URL in the credential and that the server is running and reachable from n8n.`,
 				itemIndex,
 			},
 		);

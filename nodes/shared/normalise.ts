@@ -39,11 +39,13 @@ export function isHexColour(value: string): boolean {
 	return /^#[0-9a-fA-F]{6}$/.test(value);
 }
 
-const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
+// Made on first use: building a segmenter costs about 10 ms, too much for loading the node.
+let segmenter: Intl.Segmenter | undefined;
 const PICTOGRAPHIC = /\p{Extended_Pictographic}|\p{Regional_Indicator}/u;
 
 /** One emoji (one grapheme cluster that is pictographic), the only reaction a server sends. */
 export function isSingleEmoji(value: string): boolean {
+	segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
 	const graphemes = [...segmenter.segment(value)];
 	return graphemes.length === 1 && PICTOGRAPHIC.test(value);
 }

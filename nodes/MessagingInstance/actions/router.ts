@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } f
 
 import { apiRequest, openConnection } from '../../shared/transport';
 import { findOperation } from './index';
-import { ItemParameters } from './parameters';
+import { ItemParameters, ParameterSource } from './parameters';
 
 /** How long the server may hold the request on purpose: `delay` at the top or in `options`. */
 function requestedWaitMs(body: IDataObject): number {
@@ -32,11 +32,12 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	}
 	const connection = await openConnection(this);
 	const route = operation.route(connection.dialect);
+	const parameters = new ParameterSource(this);
 	const output: INodeExecutionData[] = [];
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const params = new ItemParameters(this, itemIndex);
+			const params = new ItemParameters(parameters, itemIndex);
 			const instance = params.text('instance', 'Instance').trim();
 			const body = operation.buildBody(params, connection.dialect);
 			const response = await apiRequest(

@@ -1,0 +1,326 @@
+/**
+ * `npm run bench`: what the package costs per message, side by side with the alternatives
+ * (issue #6). Not part of `npm test`.
+ *
+ *   1. sending: our action node vs n8n's HTTP Request node inside one real n8n (the pinned
+ *      runtime of the e2e tier), and a bare Node `fetch` loop (the limit), at each size,
+ *      contenders interleaved round by round, control workflow subtracted (bench/n8nSend.ts);
+ *   2. trigger overhead: deliveries per second through the trigger's webhook() vs a bare
+ *      JSON.parse, and the cost of a 1 MB media file as binary data (bench/triggerBench.ts);
+ *   3. load cost: requiring the built nodes and the credential; the tarball's size
+ *      (bench/loadCost.ts).
+ *
+ * Env: BENCH_ROUNDS (default 5; medians of that many rounds), BENCH_SIZES (default
+ * "1000,10000"), BENCH_N8N_VERSION (default the pinned one), BENCH_SKIP_N8N=1 (parts 2 and
+ * 3 only), BENCH_VERBOSE=1 (echo n8n's output), BENCH_TRIGGER_DELIVERIES (20000 per round),
+ * BENCH_TRIGGER_MEDIA (20 per round).
+ * Prints the tables and writes them to bench/results/latest.md (git-ignored).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { DEFAULT_N8N_VERSION, ensureN8n, packRepo, type N8nRuntime } from '../scripts/n8n-runtime';
+import type { Sandbox } from '../sandbox/server';
+import type { LoopResult } from './fetchLoop';
+import { measureLoadCost, tarballInfo, type LoadCost, type TarballInfo } from './loadCost';
+import { startN8nBench, type N8nContender, type RunMeasure } from './n8nSend';
+import { envInt, envList, fmt, fmtRatio, log, max, mb, median, min, table } from './util';
+
+const REPO = path.resolve(__dirname, '..');
+const ROUNDS = envInt('BENCH_ROUNDS', 5);
+const SIZES = envList('BENCH_SIZES', [1000, 10000]);
+const VERSION = process.env.BENCH_N8N_VERSION || DEFAULT_N8N_VERSION;
+
+type Contender = N8nContender | 'bare';
+const CONTENDERS: Contender[] = ['control', 'action', 'httpRequest', 'bare'];
+const LABEL: Record<Contender, string> = {
+	control: 'control (Webhook + Code, no send)',
+	action: 'our action node (Send Text)',
+	httpRequest: "n8n's HTTP Request node",
+	bare: 'bare fetch loop (Node 24)',
+};
+
+/** A Node child under n8n's Node 24 running a TypeScript file through tsx. */
+function forkTs(rt: N8nRuntime, file: string, env: NodeJS.ProcessEnv = {}): ChildProcess {
+	const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+	delete childEnv.NODE_OPTIONS;
+	return fork(path.join(REPO, file), [], {
+		cwd: REPO,
+		execPath: rt.nodeBin,
+		execArgv: ['--import', 'tsx'],
+		env: childEnv,
+		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+	});
+}
+
+function once<T>(child: ChildProcess): Promise<T> {
+	return new Promise((resolve, reject) => {
+		const onMessage = (m: T) => {
+			child.off('exit', onExit);
+			resolve(m);
+		};
+		const onExit = (code: number | null) => reject(new Error(`child exited with ${code} before answering`));
+		child.once('message', onMessage);
+		child.once('exit', onExit);
+	});
+}
+
+// ------------------------------------------------------------------------------ part 1
+
+interface Sample extends RunMeasure {
+	round: number;
+}
+
+async function sendBench(rt: N8nRuntime, tarball: string, out: string[]): Promise<void> {
+	const { startSandbox } = await import('../sandbox/server');
+	const sandbox: Sandbox = await startSandbox({ dialect: 'documented', instances: [{ name: 'demo' }] });
+	const loop = forkTs(rt, 'bench/fetchLoop.ts');
+	await once(loop);
+	const bench = await startN8nBench({ tarball, sandbox, version: VERSION, echo: process.env.BENCH_VERBOSE === '1' });
+	const stopAll = async () => {
+		loop.kill();
+		await bench.stop().catch(() => undefined);
+		await sandbox.close().catch(() => undefined);
+		if (process.env.BENCH_KEEP !== '1') fs.rmSync(bench.userFolder, { recursive: true, force: true });
+	};
+	process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
+
+	const runBare = async (n: number): Promise<RunMeasure> => {
+		sandbox.clearRequests();
+		(sandbox.chat as unknown[]).length = 0;
+		loop.send({ n, url: `${sandbox.url}/message/sendText/demo`, apiKey: sandbox.apiKey });
+		const msg = await once<{ result?: LoopResult; error?: string }>(loop);
+		if (!msg.result) throw new Error(`fetch loop failed: ${msg.error}`);
+		const reqs = sandbox.requests;
+		const okRequests = reqs.filter((r) => r.path === '/message/sendText/demo' && r.status >= 200 && r.status < 300).length;
+		const m = { ...msg.result, requests: reqs.length, okRequests };
+		sandbox.clearRequests();
+		return m;
+	};
+	const runOne = (c: Contender, n: number) => (c === 'bare' ? runBare(n) : bench.run(c, n));
+
+	const samples = new Map<string, Sample[]>();
+	const key = (c: Contender, n: number) => `${c}@${n}`;
+	try {
+		// Warm-up: JIT, connection pools, lazy module loads; not measured.
+		const warmN = Math.min(1000, ...SIZES);
+		log(`warm-up: every contender once at ${warmN} items`);
+		for (const c of CONTENDERS) await runOne(c, warmN);
+
+		const started = Date.now();
+		for (let round = 0; round < ROUNDS; round++) {
+			for (const n of SIZES) {
+				for (let k = 0; k < CONTENDERS.length; k++) {
+					const c = CONTENDERS[(k + round) % CONTENDERS.length];
+					const m = await runOne(c, n);
+					const list = samples.get(key(c, n)) ?? [];
+					list.push({ ...m, round });
+					samples.set(key(c, n), list);
+					log(
+						`round ${round + 1}/${ROUNDS} n=${n} ${c}: ${fmt(m.wallMs)} ms wall, ${fmt(m.cpuMs)} ms CPU, ` +
+							`${m.okRequests}/${m.requests} requests ok, +${mb(m.rssPeak - m.rssBefore)} RSS`,
+					);
+				}
+			}
+			log(`round ${round + 1} done after ${Math.round((Date.now() - started) / 1000)} s`);
+		}
+	} finally {
+		await stopAll();
+	}
+
+	// ---- derive per-round figures, then medians
+	const rows: string[][] = [];
+	const notes: string[] = [];
+	const summary: string[] = [];
+	for (const n of SIZES) {
+		const byRound = (c: Contender) => new Map((samples.get(key(c, n)) ?? []).map((s) => [s.round, s]));
+		const ctl = byRound('control');
+		const perMsg = (
+			c: Contender,
+		): Array<{ us: number; cpuUs: number; growth: number; overCtl: number; heapKb: number; s: Sample }> => {
+			const out = [];
+			for (const s of samples.get(key(c, n)) ?? []) {
+				const base = c === 'bare' ? undefined : ctl.get(s.round);
+				const wall = base ? s.wallMs - base.wallMs : s.wallMs;
+				const cpu = base ? s.cpuMs - base.cpuMs : s.cpuMs;
+				const growth = s.rssPeak - s.rssBefore;
+				const ctlGrowth = base ? base.rssPeak - base.rssBefore : 0;
+				// the fetch loop reports RSS only (its heap is tiny next to n8n's)
+				const heap = s.heapPeak !== undefined && s.heapBefore !== undefined ? s.heapPeak - s.heapBefore : NaN;
+				out.push({ us: (wall * 1000) / n, cpuUs: (cpu * 1000) / n, growth, overCtl: (growth - ctlGrowth) / n, heapKb: heap / n / 1024, s });
+			}
+			return out;
+		};
+		const stats = Object.fromEntries(CONTENDERS.map((c) => [c, perMsg(c)])) as Record<Contender, ReturnType<typeof perMsg>>;
+		const ratio = (a: Contender, b: Contender) => {
+			const bRound = new Map(stats[b].map((x) => [x.s.round, x.us]));
+			return median(stats[a].map((x) => x.us / (bRound.get(x.s.round) ?? NaN)));
+		};
+		for (const c of CONTENDERS) {
+			const st = stats[c];
+			const us = st.map((x) => x.us);
+			const expected = c === 'control' ? 0 : n;
+			const bad = st.filter((x) => x.s.requests !== expected || x.s.okRequests !== expected);
+			if (bad.length) {
+				notes.push(
+					`${LABEL[c]} at ${n}: the sandbox received ${bad.map((x) => `${x.s.okRequests} ok / ${x.s.requests}`).join(', ')} instead of ${expected}`,
+				);
+			}
+			const isCtl = c === 'control';
+			rows.push([
+				LABEL[c],
+				fmt(n),
+				isCtl ? `${fmt(median(st.map((x) => x.s.wallMs)))} ms total` : fmt(median(us)),
+				isCtl ? '' : `${fmt(min(us))}–${fmt(max(us))}`,
+				c === 'action' || c === 'bare' ? fmtRatio(ratio(c, 'httpRequest')) : c === 'httpRequest' ? '1.00×' : '',
+				isCtl ? '' : c === 'bare' ? '1.00×' : fmtRatio(ratio(c, 'bare')),
+				isCtl ? `${fmt(median(st.map((x) => x.s.cpuMs)))} ms total` : fmt(median(st.map((x) => x.cpuUs))),
+				mb(median(st.map((x) => x.growth))),
+				isCtl ? fmt(median(st.map((x) => x.growth / n / 1024)), 2) : fmt(median(st.map((x) => x.overCtl / 1024)), 2),
+				c === 'bare' ? 'n/a' : `${mb(median(st.map((x) => x.heapKb * n * 1024)))} = ${fmt(median(st.map((x) => x.heapKb)), 1)}`,
+				bad.length ? `✗ (${bad.length} of ${st.length})` : `${fmt(expected)} ✓ ×${st.length}`,
+			]);
+		}
+		summary.push(
+			`- ${fmt(n)} items: action node ${fmt(median(stats.action.map((x) => x.us)))} µs/msg = ${fmtRatio(ratio('action', 'httpRequest'))} the HTTP Request node ` +
+				`(${fmt(median(stats.httpRequest.map((x) => x.us)))} µs/msg; target ≤ 0.60×), ${fmtRatio(ratio('action', 'bare'))} the bare loop ` +
+				`(${fmt(median(stats.bare.map((x) => x.us)))} µs/msg)`,
+		);
+	}
+	out.push(`## 1. Sending N messages (n8n ${VERSION}, ${ROUNDS} rounds, medians)`);
+	out.push('');
+	out.push(
+		table(
+			['contender', 'N', 'µs/msg (wall − control)', 'range', '× HTTP Request', '× bare loop', 'CPU µs/msg', 'peak RSS growth', 'RSS KB/item over control', 'peak heap growth = KB/item', 'sandbox got N'],
+			rows,
+		),
+	);
+	out.push('');
+	out.push(...summary);
+	if (notes.length) out.push('', '**Request-count mismatches:**', ...notes.map((n) => `- ${n}`));
+	out.push(
+		'',
+		'Wall and CPU per message are (contender − control workflow of the same round) / N; ratios are medians of per-round ratios. ' +
+			'CPU = utime+stime of n8n and its task runner (/proc), or of the fetch-loop process. ' +
+			"Peak RSS growth = n8n main process's (or the loop's) peak RSS during the run minus its RSS just before, sampled every 20 ms; " +
+			'RSS KB/item over control = (growth − control growth) / N. RSS keeps the heap an earlier run grew, so a run after a big one shows little RSS growth; ' +
+			"peak heap growth (n8n's V8 heap in use from its /metrics, polled every 100 ms, peak − before) does not have that bias. " +
+			'The sandbox runs in the benchmark process (not counted in CPU).',
+	);
+}
+
+// ------------------------------------------------------------------------------ part 2
+
+interface TriggerOut {
+	node: string;
+	textDeliveries: number;
+	textBytes: number;
+	text: Record<string, number[]>;
+	mediaDeliveries: number;
+	mediaBytes: number;
+	fileBytes: number;
+	media: Record<string, number[]>;
+	checks: string[];
+	error?: string;
+}
+
+async function triggerBench(rt: N8nRuntime, out: string[]): Promise<void> {
+	const child = forkTs(rt, 'bench/triggerBench.ts', { BENCH_ROUNDS: String(ROUNDS) });
+	const res = await once<TriggerOut>(child);
+	if (res.error) throw new Error(`trigger benchmark failed: ${res.error}`);
+	const textRows: string[][] = [];
+	const ctxUs = median(res.text['parse + n8n WebhookContext']);
+	for (const [name, samples] of Object.entries(res.text)) {
+		const us = median(samples);
+		textRows.push([name, fmt(1e6 / us), fmt(us, 1), `${fmt(min(samples), 1)}–${fmt(max(samples), 1)}`]);
+	}
+	const ownUs = median(res.text['parse + context + trigger webhook()']) - ctxUs;
+	textRows.push(["trigger's own cost (webhook() − context)", fmt(1e6 / ownUs), fmt(ownUs, 1), '']);
+	out.push(`## 2. Trigger overhead (Node ${res.node}, compiled trigger, ${ROUNDS} rounds, medians)`);
+	out.push('');
+	out.push(`Text deliveries: ${fmt(res.textDeliveries)} distinct MESSAGES_UPSERT per round (${res.textBytes} bytes each), simplified output.`);
+	out.push('');
+	out.push(table(['path', 'deliveries/s', 'µs/delivery', 'range µs'], textRows));
+	out.push('');
+	const mediaRows: string[][] = [];
+	const parseMs = median(res.media['JSON.parse']) / 1000;
+	for (const [name, samples] of Object.entries(res.media)) {
+		const ms = median(samples) / 1000;
+		mediaRows.push([name, fmt(ms, 2), fmt(ms - parseMs, 2), fmt(1000 / ms)]);
+	}
+	out.push(
+		`Media deliveries: a ${mb(res.fileBytes, 0)} file as base64 in the delivery (${mb(res.mediaBytes, 2)} body), ${res.mediaDeliveries} per round.`,
+	);
+	out.push('');
+	out.push(table(['path', 'ms/delivery', 'ms over JSON.parse', 'deliveries/s'], mediaRows));
+	if (res.checks.length) out.push('', '**Checks failed:**', ...res.checks.map((c) => `- ${c}`));
+}
+
+// ------------------------------------------------------------------------------ part 3
+
+function loadSection(load: LoadCost, tar: TarballInfo | undefined, out: string[]): void {
+	out.push(`## 3. Load cost (fresh Node 24 process per round, median of ${load.rounds})`);
+	out.push('');
+	out.push(table(['require + new', 'ms'], Object.entries(load.medians).map(([k, v]) => [k, fmt(v, 2)])));
+	if (tar) {
+		out.push('');
+		out.push(`Packed tarball ${tar.file}: ${fmt(tar.bytes / 1024, 1)} KB (${fmt(tar.unpackedBytes / 1024, 1)} KB unpacked, ${tar.files} files).`);
+	}
+}
+
+// ------------------------------------------------------------------------------ main
+
+async function main(): Promise<void> {
+	if (process.platform !== 'linux') throw new Error('the benchmark reads /proc: Linux only');
+	const t0 = Date.now();
+	const out: string[] = [];
+	const cpus = os.cpus();
+	out.push(`# Benchmarks — ${new Date().toISOString()}`);
+	out.push('');
+	out.push(
+		`Machine: ${cpus[0]?.model ?? '?'} × ${cpus.length}, ${mb(os.totalmem(), 0)} RAM, load average at start ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}. ` +
+			`Rounds ${ROUNDS}, sizes ${SIZES.map((s) => fmt(s)).join(', ')}.`,
+	);
+	out.push('');
+
+	const rt = await ensureN8n(VERSION);
+	log('packing the repo (npm pack; prepack builds dist/)');
+	const tarball = await packRepo(fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-bench-pack-')));
+	const tar = tarballInfo(tarball);
+
+	const sections: string[][] = [[], [], []];
+	log('load cost');
+	loadSection(measureLoadCost(rt.nodeBin, Math.max(ROUNDS, 5)), tar, sections[2]);
+	log('trigger overhead');
+	try {
+		await triggerBench(rt, sections[1]);
+	} catch (e) {
+		sections[1].push('## 2. Trigger overhead', '', `**Not measured:** ${(e as Error).message}`);
+	}
+	if (process.env.BENCH_SKIP_N8N === '1') {
+		sections[0].push('## 1. Sending N messages', '', 'Skipped (BENCH_SKIP_N8N=1).');
+	} else {
+		log(`sending: rounds ${ROUNDS}, sizes ${SIZES.join(', ')}`);
+		await sendBench(rt, tarball, sections[0]);
+	}
+	fs.rmSync(path.dirname(tarball), { recursive: true, force: true });
+
+	for (const s of sections) out.push(...s, '');
+	out.push(`Took ${Math.round((Date.now() - t0) / 1000)} s.`);
+	const text = out.join('\n') + '\n';
+	console.log(text);
+	const dir = path.join(REPO, 'bench', 'results');
+	fs.mkdirSync(dir, { recursive: true });
+	fs.writeFileSync(path.join(dir, 'latest.md'), text);
+	log(`written to ${path.relative(process.cwd(), path.join(dir, 'latest.md'))}`);
+}
+
+main().then(
+	() => process.exit(0),
+	(e: Error) => {
+		console.error(e.stack ?? e);
+		process.exit(1);
+	},
+);

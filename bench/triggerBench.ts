@@ -1,0 +1,301 @@
+/**
+ * Part 2: trigger overhead. Runs as a child process under the Node of the pinned n8n runtime
+ * (Node 24), on the compiled trigger in dist/ (what n8n loads), with n8n-core's real
+ * WebhookContext built per delivery, as n8n builds one per request.
+ *
+ * Per delivery, interleaved round by round over the same pre-built bodies:
+ * - "JSON.parse": n8n's body parser alone (the floor);
+ * - "parse + context": plus n8n-core's WebhookContext (n8n's cost, not the package's);
+ * - "parse + context + trigger": plus the node's webhook() — secret check, parsing into the
+ *   envelope, filters, dedupe, secret redaction, simplification. The trigger's own cost is
+ *   the difference to "parse + context".
+ * With media: the same for a delivery carrying a 1 MB file as base64 (`webhookBase64`),
+ * with Media as Binary off (base64 stays in the JSON) and on (a binary property).
+ *
+ * Prints one JSON object on IPC: { text: [...], media: [...], checks }.
+ */
+import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
+
+import { Container } from '@n8n/di';
+import { BinaryDataService, WebhookContext } from 'n8n-core';
+import { Workflow } from 'n8n-workflow';
+import type { IDataObject, INode, INodeParameters, INodeType, INodeTypes, IWebhookData, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+
+import { upsertData } from '../sandbox/messages';
+
+// Binary data in memory, n8n's default mode.
+Container.set(BinaryDataService, new BinaryDataService({ mode: 'default' } as never, {} as never, {} as never));
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const TEXT_DELIVERIES = Number(process.env.BENCH_TRIGGER_DELIVERIES ?? 20000);
+const MEDIA_DELIVERIES = Number(process.env.BENCH_TRIGGER_MEDIA ?? 20);
+const MEDIA_BYTES = 1024 * 1024;
+
+const REPO = path.resolve(__dirname, '..');
+const NODE_NAME = 'Messaging Instance Trigger';
+const SECRET = randomBytes(32).toString('base64url');
+const TOKEN = 'B6D711FCDE4D4FD5936544120E713976';
+const WEBHOOK_ID = '9a0c1e52-5d6b-4c47-9b0e-0f3a7d1c2b11';
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { MessagingInstanceTrigger } = require(path.join(REPO, 'dist/nodes/MessagingInstanceTrigger/MessagingInstanceTrigger.node.js')) as {
+	MessagingInstanceTrigger: new () => INodeType;
+};
+const nodeType = new MessagingInstanceTrigger();
+if (typeof nodeType.webhook !== 'function') throw new Error('the compiled trigger has no webhook()');
+
+const nodeTypes: INodeTypes = {
+	getByName: () => nodeType,
+	getByNameAndVersion: () => nodeType,
+	getKnownTypes: () => ({}),
+};
+
+function makeWorkflow(options: IDataObject): { workflow: Workflow; node: INode } {
+	const node: INode = {
+		id: 'trigger-node',
+		name: NODE_NAME,
+		type: 'n8n-nodes-messaging-instance.messagingInstanceTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { instance: 'demo', events: ['MESSAGES_UPSERT'], options: options as INodeParameters },
+		credentials: { messagingInstanceApi: { id: 'cred-1', name: 'Sandbox' } },
+		webhookId: WEBHOOK_ID,
+	};
+	const workflow = new Workflow({
+		id: `wf-bench-${JSON.stringify(options)}`,
+		name: 'trigger bench',
+		nodes: [node],
+		connections: {},
+		active: true,
+		nodeTypes,
+		staticData: { [`node:${NODE_NAME}`]: { secret: SECRET } },
+		settings: { executionOrder: 'v1' },
+	});
+	return { workflow, node };
+}
+
+const baseUrl = 'http://127.0.0.1:5678';
+const destination = `${baseUrl}/webhook/${WEBHOOK_ID}/webhook?secret=${SECRET}`;
+const query = { secret: SECRET };
+const headers = { 'content-type': 'application/json', host: '127.0.0.1:5678' };
+
+function envelope(data: Record<string, unknown>): string {
+	return JSON.stringify({
+		event: 'messages.upsert',
+		instance: 'demo',
+		data,
+		destination,
+		date_time: new Date().toISOString(),
+		sender: '5511000000000@s.whatsapp.net',
+		server_url: 'http://127.0.0.1:8080',
+		apikey: TOKEN,
+	});
+}
+
+interface Response {
+	statusCode: number;
+	headersSent: boolean;
+	status(code: number): Response;
+	json(body: unknown): Response;
+	send(body?: unknown): Response;
+	end(body?: unknown): Response;
+	setHeader(): Response;
+	header(): Response;
+}
+
+function response(): Response {
+	const r: Response = {
+		statusCode: 200,
+		headersSent: false,
+		status: (code) => ((r.statusCode = code), r),
+		json: () => ((r.headersSent = true), r),
+		send: () => ((r.headersSent = true), r),
+		end: () => ((r.headersSent = true), r),
+		setHeader: () => r,
+		header: () => r,
+	};
+	return r;
+}
+
+function additionalData(body: unknown, rawBody: string): IWorkflowExecuteAdditionalData {
+	return {
+		httpRequest: { method: 'POST', url: destination, path: `/webhook/${WEBHOOK_ID}/webhook`, headers, query, params: {}, body, rawBody: Buffer.from(rawBody) },
+		httpResponse: response(),
+		restApiUrl: `${baseUrl}/rest`,
+		instanceBaseUrl: `${baseUrl}/`,
+		formWaitingBaseUrl: `${baseUrl}/form-waiting`,
+		webhookBaseUrl: `${baseUrl}/webhook`,
+		webhookWaitingBaseUrl: `${baseUrl}/webhook-waiting`,
+		webhookTestBaseUrl: `${baseUrl}/webhook-test`,
+		currentNodeParameters: undefined,
+		executionTimeoutTimestamp: undefined,
+		userId: 'bench',
+		variables: {},
+		logAiEvent: () => {},
+		getRunExecutionData: async () => undefined,
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+function context(workflow: Workflow, node: INode, body: unknown, raw: string): WebhookContext {
+	const data = additionalData(body, raw);
+	const webhookData = {
+		webhookDescription: nodeType.description.webhooks![0],
+		node: NODE_NAME,
+		workflowId: workflow.id,
+		httpMethod: 'POST',
+		path: `${WEBHOOK_ID}/webhook`,
+		webhookId: WEBHOOK_ID,
+		isTest: false,
+		workflowExecuteAdditionalData: data,
+	} as unknown as IWebhookData;
+	return new WebhookContext(workflow, node, data, 'webhook', webhookData, [], null);
+}
+
+type Variant = (raw: string) => Promise<number> | number;
+
+/** Runs `fn` over all bodies; returns µs per delivery and how many emitted an item. */
+async function timeVariant(bodies: string[], fn: Variant): Promise<{ us: number; emitted: number }> {
+	let emitted = 0;
+	const t0 = process.hrtime.bigint();
+	for (const raw of bodies) emitted += await fn(raw);
+	return { us: Number(process.hrtime.bigint() - t0) / 1e3 / bodies.length, emitted };
+}
+
+async function runTrigger(workflow: Workflow, node: INode, raw: string): Promise<number> {
+	const body = JSON.parse(raw) as unknown;
+	const ctx = context(workflow, node, body, raw);
+	const result = await nodeType.webhook!.call(ctx);
+	const items = result.workflowData?.[0] ?? [];
+	return items.length;
+}
+
+let sink = 0;
+
+async function main(): Promise<void> {
+	// ---------------------------------------------------------------- text deliveries
+	const text = makeWorkflow({});
+	const makeBodies = (round: number) =>
+		Array.from({ length: TEXT_DELIVERIES }, (_, i) =>
+			envelope(
+				upsertData(
+					{ from: `5511${String(900000000 + i)}`, text: `Hello number ${i}`, pushName: 'Ana', id: `3A${round}R${i.toString(16).toUpperCase().padStart(16, '0')}` },
+					'inst-1',
+					false,
+				),
+			),
+		);
+	const textVariants: Record<string, (round: number) => Variant> = {
+		'JSON.parse': () => (raw) => {
+			sink += (JSON.parse(raw) as { data: unknown }).data ? 1 : 0;
+			return 0;
+		},
+		'parse + n8n WebhookContext': () => (raw) => {
+			const body = JSON.parse(raw) as unknown;
+			sink += context(text.workflow, text.node, body, raw) ? 1 : 0;
+			return 0;
+		},
+		'parse + context + trigger webhook()': () => (raw) => runTrigger(text.workflow, text.node, raw),
+	};
+	const textResults: Record<string, number[]> = {};
+	const checks: string[] = [];
+	// warm-up (JIT), distinct ids so that later rounds are not duplicates
+	{
+		const warm = makeBodies(999).slice(0, 2000);
+		for (const v of Object.values(textVariants)) await timeVariant(warm, v(999));
+	}
+	for (let round = 0; round < ROUNDS; round++) {
+		const bodies = makeBodies(round);
+		const names = Object.keys(textVariants);
+		for (let k = 0; k < names.length; k++) {
+			const name = names[(k + round) % names.length];
+			const { us, emitted } = await timeVariant(bodies, textVariants[name](round));
+			(textResults[name] ??= []).push(us);
+			if (name.includes('trigger') && emitted !== bodies.length) {
+				checks.push(`round ${round}: the trigger emitted ${emitted} items for ${bodies.length} distinct deliveries`);
+			}
+		}
+	}
+	const textBytes = Buffer.byteLength(makeBodies(0)[0]);
+
+	// ---------------------------------------------------------------- media deliveries
+	const bin = makeWorkflow({ mediaAsBinary: true });
+	const inJson = makeWorkflow({ mediaAsBinary: false });
+	const file = randomBytes(MEDIA_BYTES).toString('base64');
+	const mediaBodies = (round: number) =>
+		Array.from({ length: MEDIA_DELIVERIES }, (_, i) =>
+			envelope(
+				upsertData(
+					{
+						from: '5511988887777',
+						pushName: 'Ana',
+						id: `3AM${round}R${i.toString(16).toUpperCase().padStart(14, '0')}`,
+						media: { kind: 'image', mimetype: 'image/jpeg', base64: file, caption: 'a photo' },
+					},
+					'inst-1',
+					true,
+				),
+			),
+		);
+	const mediaVariants: Record<string, Variant> = {
+		'JSON.parse': (raw) => {
+			sink += (JSON.parse(raw) as { data: unknown }).data ? 1 : 0;
+			return 0;
+		},
+		'parse + Buffer.from(base64)': (raw) => {
+			const body = JSON.parse(raw) as { data: { message: { base64: string } } };
+			sink += Buffer.from(body.data.message.base64, 'base64').length;
+			return 0;
+		},
+		'parse + context + trigger, media left in JSON': (raw) => runTrigger(inJson.workflow, inJson.node, raw),
+		'parse + context + trigger, media as binary': async (raw) => {
+			const body = JSON.parse(raw) as unknown;
+			const result = await nodeType.webhook!.call(context(bin.workflow, bin.node, body, raw));
+			const item = result.workflowData?.[0]?.[0];
+			if (!item?.binary || Object.keys(item.binary).length !== 1) checks.push('media delivery produced no binary property');
+			return item ? 1 : 0;
+		},
+	};
+	const mediaResults: Record<string, number[]> = {};
+	{
+		const warm = mediaBodies(999).slice(0, 3);
+		for (const v of Object.values(mediaVariants)) await timeVariant(warm, v);
+	}
+	for (let round = 0; round < ROUNDS; round++) {
+		const bodies = mediaBodies(round);
+		const names = Object.keys(mediaVariants);
+		for (let k = 0; k < names.length; k++) {
+			const name = names[(k + round) % names.length];
+			const { us, emitted } = await timeVariant(bodies, mediaVariants[name]);
+			(mediaResults[name] ??= []).push(us);
+			if (name.includes('trigger') && emitted !== bodies.length) {
+				checks.push(`media round ${round} (${name}): emitted ${emitted} of ${bodies.length}`);
+			}
+		}
+	}
+	const mediaBytes = Buffer.byteLength(mediaBodies(0)[0]);
+
+	const out = {
+		node: process.version,
+		textDeliveries: TEXT_DELIVERIES,
+		textBytes,
+		text: textResults,
+		mediaDeliveries: MEDIA_DELIVERIES,
+		mediaBytes,
+		fileBytes: MEDIA_BYTES,
+		media: mediaResults,
+		checks,
+		sink,
+	};
+	if (process.send) process.send(out);
+	else console.log(JSON.stringify(out, null, 2));
+}
+
+main().then(
+	() => process.exit(0),
+	(error: Error) => {
+		if (process.send) process.send({ error: error.stack ?? String(error) });
+		else console.error(error);
+		process.exit(1);
+	},
+);

@@ -1,0 +1,153 @@
+/**
+ * The chat page (GET /chat) in a real headless browser: Debian's Chromium (/usr/bin/chromium,
+ * installed by .ci/chromium.sh) driven by playwright-core, against a sandbox alone (no n8n).
+ *
+ * Without /usr/bin/chromium this suite is skipped loudly, except with CI=true, where it fails.
+ */
+import * as fs from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import type { Sandbox } from '../../sandbox/server';
+import { call, start, startReceiver, Receiver } from './helpers';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+const haveChromium = fs.existsSync(CHROMIUM);
+const inCI = process.env.CI === 'true';
+
+if (!haveChromium && !inCI) {
+	console.warn(
+		`SKIPPING test/sandbox/chatPage.test.ts: ${CHROMIUM} is missing, so the chat page is not tested in a browser.\n` +
+			'Install it with `bash .ci/chromium.sh` (Debian: apt-get install -y chromium). With CI=true this suite fails instead.',
+	);
+}
+
+const suite = haveChromium || inCI ? describe : describe.skip;
+
+suite('chat page in headless Chromium (sandbox alone)', () => {
+	let sb: Sandbox;
+	let rx: Receiver;
+	let browser: Browser;
+	let page: Page;
+	const pageErrors: string[] = [];
+
+	beforeAll(async () => {
+		if (!haveChromium) throw new Error(`CI=true and ${CHROMIUM} is missing: run .ci/chromium.sh before the tests`);
+		rx = await startReceiver();
+		sb = await start({ instances: [{ name: 'demo' }] });
+		await call(sb, '/webhook/set/demo', { enabled: true, url: `${rx.url}/hook`, webhookByEvents: false, webhookBase64: false, events: ['MESSAGES_UPSERT'] });
+		const { chromium } = await import('playwright-core');
+		// Playwright gives every launch a fresh temporary profile (user data dir) and removes it on close.
+		browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30000 });
+		page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+		page.on('pageerror', (e) => pageErrors.push(e.message));
+		await page.goto(`${sb.url}/chat?instance=demo`);
+		await page.locator('#status', { hasText: 'live' }).waitFor({ timeout: 10000 });
+	});
+
+	afterAll(async () => {
+		await browser?.close();
+		await sb?.close();
+		await rx?.close();
+	});
+
+	it('a message typed as the contact shows as an incoming bubble and reaches the webhook', async () => {
+		await page.fill('#from', '5511977770000');
+		await page.fill('#pushName', 'Browser Ana');
+		await page.fill('#message', 'hello from the browser');
+		await page.click('#send');
+
+		const bubble = page.locator('.bubble.in', { hasText: 'hello from the browser' });
+		await bubble.waitFor({ timeout: 10000 });
+		expect(await bubble.getAttribute('data-testid')).toBe('bubble-in');
+		expect(await bubble.getAttribute('data-kind')).toBe('text');
+		expect(await bubble.locator('.who').innerText()).toContain('Browser Ana');
+		await page.locator('.bubble.in .meta', { hasText: '✓ delivered' }).waitFor({ timeout: 10000 });
+		expect(await page.inputValue('#message')).toBe('');
+
+		const upsert = rx.received.find((r) => r.body?.event === 'messages.upsert');
+		expect(upsert?.body.data).toMatchObject({
+			key: { remoteJid: '5511977770000@s.whatsapp.net', fromMe: false, id: await bubble.getAttribute('data-message-id') },
+			pushName: 'Browser Ana',
+			message: { conversation: 'hello from the browser' },
+		});
+	});
+
+	it('a text sent through the interface (POST /message/sendText/demo) appears live as an outgoing bubble', async () => {
+		const res = await call(sb, '/message/sendText/demo', { number: '5511977770000', text: 'You said: hello from the browser' });
+		expect(res.status).toBe(201);
+		const bubble = page.locator('.bubble.out[data-kind="text"]', { hasText: 'You said: hello from the browser' });
+		await bubble.waitFor({ timeout: 10000 });
+		expect(await bubble.getAttribute('data-testid')).toBe('bubble-out');
+		expect(await bubble.getAttribute('data-message-id')).toBe(res.body.key.id);
+		expect(await bubble.locator('.content').innerText()).toBe('You said: hello from the browser');
+	});
+
+	it('draws lists, buttons, locations, status posts, reactions, edits, presence and archiving readably', async () => {
+		const n = '5511977770000';
+		const jid = `${n}@s.whatsapp.net`;
+		const incomingId = await page.locator('.bubble.in').first().getAttribute('data-message-id');
+		const replyId = await page.locator('.bubble.out[data-kind="text"]').first().getAttribute('data-message-id');
+		const sends: Array<[string, unknown]> = [
+			['/chat/sendPresence/demo', { number: n, options: { delay: 20, presence: 'composing', number: n } }],
+			[
+				'/message/sendList/demo',
+				{
+					number: n,
+					title: 'Menu',
+					description: 'Pick one',
+					buttonText: 'Open menu',
+					footerText: 'thanks',
+					values: [{ title: 'Drinks', rows: [{ title: 'Coffee', description: 'hot', rowId: 'r1' }, { title: 'Tea', description: 'green', rowId: 'r2' }] }],
+				},
+			],
+			[
+				'/message/sendButtons/demo',
+				{ number: n, title: 'Question', description: 'Yes or no?', footer: 'f', buttons: [{ title: 'Yes', displayText: 'Yes', id: 'y' }, { title: 'No', displayText: 'No', id: 'n' }] },
+			],
+			['/message/sendLocation/demo', { number: n, name: 'São Paulo', address: 'Av. Paulista, 1578', latitude: -23.5614, longitude: -46.6559 }],
+			['/message/sendStatus/demo', { type: 'text', content: 'Open today', caption: '', backgroundColor: '#008000', font: 2, allContacts: true, statusJidList: [] }],
+			['/message/sendReaction/demo', { key: { remoteJid: jid, fromMe: false, id: incomingId }, reaction: '👍' }],
+			['/chat/updateMessage/demo', { number: Number(n), text: 'You said: edited', key: { remoteJid: jid, fromMe: true, id: replyId } }],
+			['/chat/archiveChat/demo', { lastMessage: { key: { remoteJid: jid, fromMe: false, id: incomingId } }, archive: true, chat: jid }],
+		];
+		for (const [path, body] of sends) {
+			const res = await call(sb, path, body);
+			expect({ path, status: res.status, body: res.status < 300 ? undefined : res.body }).toEqual({ path, status: res.status < 300 ? res.status : 201, body: undefined });
+		}
+		await page.locator('.bubble.out.archive').waitFor({ timeout: 10000 });
+
+		const text = async (kind: string): Promise<string> => (await page.locator(`.bubble.out[data-kind="${kind}"]`).last().innerText()).replace(/\s+/g, ' ');
+		expect(await text('presence')).toContain('typing…');
+		expect(await text('list')).toMatch(/Menu Pick one DRINKS Coffee hot Tea green thanks .*☰ Open menu/);
+		expect(await text('buttons')).toMatch(/Question Yes or no\? f .*Yes No/);
+		expect(await text('location')).toMatch(/São Paulo Av\. Paulista, 1578 -23\.56140, -46\.65590 Open in OpenStreetMap/);
+		expect(await page.locator('.bubble.location a').getAttribute('href')).toContain('mlat=-23.5614');
+		expect(await text('status')).toContain('Open today');
+		expect(await text('status')).toContain('visible to all contacts');
+		expect(await text('reaction')).toContain('reacted 👍 to “hello from the browser”');
+		expect(await page.locator(`.bubble.in[data-message-id="${incomingId}"] .reactions`).innerText()).toBe('👍');
+		expect(await text('edit')).toContain('edited “You said: hello from the browser” → “You said: edited”');
+		const edited = page.locator(`.bubble.out[data-message-id="${replyId}"]:not(.notice)`);
+		expect(await edited.locator('.content').innerText()).toBe('You said: edited');
+		expect(await edited.locator('.meta').innerText()).toContain('edited');
+		expect(await text('archive')).toContain('archived the chat with 5511977770000');
+		expect(pageErrors).toEqual([]);
+	});
+
+	it('Clear empties the page and the sandbox chat log', async () => {
+		await page.click('#reset');
+		await page.locator('#empty').waitFor({ timeout: 10000 });
+		expect(await page.locator('.bubble').count()).toBe(0);
+		expect(sb.chat).toHaveLength(0);
+		expect(pageErrors).toEqual([]);
+	});
+});
