@@ -4,6 +4,7 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['<rootDir>/test/**/*.test.ts'],
-	transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: { isolatedModules: true } }] },
 	testTimeout: 30000,
+	setupFilesAfterEnv: ['<rootDir>/test/harness/teardown.ts'],
 };
