@@ -33,6 +33,7 @@ import {
 	type RestClient,
 } from '../scripts/n8n-runtime';
 import { actionWorkflow, expectedActionRequests, replyWorkflow } from './workflows';
+import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium';
 
 // The sandbox is another engineer's module; typed loosely here so the e2e keeps compiling
 // while its API grows.
@@ -43,18 +44,6 @@ const results: Array<{ name: string; ok: boolean; detail?: string }> = [];
 const skipped: string[] = [];
 const VERBOSE = process.env.E2E_VERBOSE === '1';
 
-/** Debian's Chromium (installed by .ci/chromium.sh), driven by playwright-core for the chat-page check. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-];
 
 function record(name: string, ok: boolean, detail?: string): void {
 	results.push({ name, ok, detail });

@@ -8,18 +8,8 @@ import * as fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import type { Sandbox } from '../../sandbox/server';
 import { call, start, startReceiver, Receiver } from './helpers';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-];
 const haveChromium = fs.existsSync(CHROMIUM);
 const inCI = process.env.CI === 'true';
 
