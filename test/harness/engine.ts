@@ -7,10 +7,10 @@ import type {
 	INodeExecutionData,
 	INodeParameters,
 	IRun,
-	IWorkflowExecuteAdditionalData,
 	ExecutionError,
 } from 'n8n-workflow';
 
+import { additionalDataFor } from './additionalData';
 import { TestCredentialsHelper } from './credentialsHelper';
 import { ACTION_TYPE, nodeTypes, START_TYPE } from './nodeTypes';
 
@@ -34,34 +34,6 @@ export interface NodeRun {
 }
 
 export const NODE_NAME = 'Messaging Instance';
-
-function additionalDataFor(
-	credentialsHelper: TestCredentialsHelper,
-	hooks: ExecutionLifecycleHooks,
-): IWorkflowExecuteAdditionalData {
-	return {
-		credentialsHelper,
-		hooks,
-		executeWorkflow: async () => {
-			throw new Error('Sub-workflows are not part of these tests');
-		},
-		restApiUrl: 'http://127.0.0.1:5678/rest',
-		instanceBaseUrl: 'http://127.0.0.1:5678/',
-		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
-		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
-		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
-		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
-		currentNodeParameters: undefined,
-		executionTimeoutTimestamp: undefined,
-		userId: 'test-user',
-		variables: {},
-		logAiEvent: () => {},
-		getRunExecutionData: async () => undefined,
-		startRunnerTask: async () => {
-			throw new Error('Code runners are not part of these tests');
-		},
-	} as unknown as IWorkflowExecuteAdditionalData;
-}
 
 /**
  * Runs a two-node workflow (Start → our node) with n8n's own engine: WorkflowExecute resolves
@@ -121,7 +93,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	});
 
 	const execute = new WorkflowExecute(
-		additionalDataFor(credentialsHelper, hooks),
+		additionalDataFor(credentialsHelper, 'http://127.0.0.1:5678', { hooks }),
 		'manual',
 		runExecutionData,
 	);

@@ -20,6 +20,7 @@ import type {
 } from 'n8n-workflow';
 
 import { TestCredentialsHelper } from './credentialsHelper';
+import { additionalDataFor } from './additionalData';
 import { nodeTypes, TRIGGER_TYPE } from './nodeTypes';
 
 /**
@@ -271,25 +272,7 @@ export class TriggerHarness {
 	}
 
 	private additionalData(extra: Partial<IWorkflowExecuteAdditionalData> = {}): IWorkflowExecuteAdditionalData {
-		return {
-			credentialsHelper: this.credentialsHelper,
-			executeWorkflow: async () => {
-				throw new Error('Sub-workflows are not part of these tests');
-			},
-			restApiUrl: `${this.baseUrl}/rest`,
-			instanceBaseUrl: `${this.baseUrl}/`,
-			formWaitingBaseUrl: `${this.baseUrl}/form-waiting`,
-			webhookBaseUrl: `${this.baseUrl}/webhook`,
-			webhookWaitingBaseUrl: `${this.baseUrl}/webhook-waiting`,
-			webhookTestBaseUrl: `${this.baseUrl}/webhook-test`,
-			currentNodeParameters: undefined,
-			executionTimeoutTimestamp: undefined,
-			userId: 'test-user',
-			variables: {},
-			logAiEvent: () => {},
-			getRunExecutionData: async () => undefined,
-			...extra,
-		} as unknown as IWorkflowExecuteAdditionalData;
+		return additionalDataFor(this.credentialsHelper, this.baseUrl, extra);
 	}
 
 	private webhookData(isTest: boolean, additionalData: IWorkflowExecuteAdditionalData): IWebhookData {
