@@ -1,18 +1,13 @@
-import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
-	NodeConnectionType,
 } from 'n8n-workflow';
 
 import { nodeProperties } from './actions';
 import { runOperation } from './actions/router';
-
-// The community rules want NodeConnectionTypes, the nodes-base rules want a literal array of
-// 'main'; a named list satisfies both readers.
-const MAIN: NodeConnectionType[] = [NodeConnectionTypes.Main];
+import { MAIN } from '../shared/connections';
 
 export class MessagingInstance implements INodeType {
 	description: INodeTypeDescription = {

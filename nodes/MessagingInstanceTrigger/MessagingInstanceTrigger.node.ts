@@ -1,20 +1,15 @@
-import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
 	IHookFunctions,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
 	IWebhookResponseData,
-	NodeConnectionType,
 } from 'n8n-workflow';
 
 import { triggerProperties } from './description';
 import { createWebhook, deleteWebhook, webhookExists } from './registration';
 import { receive } from './webhook';
-
-// The community rules want NodeConnectionTypes, the nodes-base rules want a literal array of
-// 'main'; a named list satisfies both readers.
-const MAIN: NodeConnectionType[] = [NodeConnectionTypes.Main];
+import { MAIN } from '../shared/connections';
 
 export class MessagingInstanceTrigger implements INodeType {
 	description: INodeTypeDescription = {

@@ -1,0 +1,7 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type { NodeConnectionType } from 'n8n-workflow';
+
+// The community lint rules want NodeConnectionTypes, the nodes-base rules want a literal array
+// of 'main' in `inputs`/`outputs`; a named list satisfies both readers.
+export const MAIN: NodeConnectionType[] = [NodeConnectionTypes.Main];
+
