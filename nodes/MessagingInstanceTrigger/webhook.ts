@@ -110,7 +110,6 @@ async function toItem(
 	secret: string,
 	options: ReturnType<typeof readOptions>,
 ): Promise<INodeExecutionData> {
-	let clean = withoutSecrets(envelope, [secret]);
 	const item: INodeExecutionData = { json: {} };
 
 	const eventData = envelope.data as IDataObject;
@@ -128,8 +127,11 @@ async function toItem(
 				media.mimeType,
 			),
 		};
-		clean = withoutBase64(clean);
 	}
+	// The file leaves the JSON before the secrets are searched for, so a large media body is
+	// not scanned for nothing.
+	const movedToBinary = item.binary !== undefined;
+	const clean = withoutSecrets(movedToBinary ? (withoutBase64(envelope) as Envelope) : envelope, [secret]);
 
 	if (options.outputFormat === 'raw') {
 		item.json = clean;
