@@ -165,7 +165,12 @@ export interface N8nBench {
 	n8n: N8nHandle;
 	pid: number;
 	rest: RestClient;
-	run(contender: N8nContender, n: number): Promise<RunMeasure>;
+	/**
+	 * One run. With `heap`, n8n's V8 heap is polled from its /metrics during the run: each
+	 * poll costs n8n's main thread 10–20 ms, so timed rounds leave it off and the heap is
+	 * measured in runs of its own.
+	 */
+	run(contender: N8nContender, n: number, options?: { heap?: boolean }): Promise<RunMeasure>;
 	stop(): Promise<void>;
 }
 
@@ -301,10 +306,10 @@ export async function startN8nBench(opts: {
 		pid,
 		rest,
 		userFolder,
-		async run(contender, n) {
+		async run(contender, n, options = {}) {
 			clearSandbox();
-			const heapBefore = await heapUsed().catch(() => NaN);
-			const heap = heapSampler();
+			const heapBefore = options.heap ? await heapUsed().catch(() => NaN) : undefined;
+			const heap = options.heap ? heapSampler() : undefined;
 			const rssBefore = rssOf(pid);
 			const sampler = rssSampler(pid, 20);
 			const cpu0 = groupCpuMs(pid);
@@ -313,7 +318,7 @@ export async function startN8nBench(opts: {
 			const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
 			const cpuMs = groupCpuMs(pid) - cpu0;
 			const rssPeak = sampler.stop();
-			const heapPeak = await heap.stop();
+			const heapPeak = heap ? await heap.stop() : undefined;
 			if (res.status !== 200) {
 				throw new Error(`${contender} n=${n}: webhook answered ${res.status} ${res.body.slice(0, 1000)}`);
 			}

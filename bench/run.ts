@@ -102,6 +102,7 @@ async function sendBench(rt: N8nRuntime, tarball: string, out: string[]): Promis
 	const runOne = (c: Contender, n: number) => (c === 'bare' ? runBare(n) : bench.run(c, n));
 
 	const samples = new Map<string, Sample[]>();
+	const heapRuns = new Map<string, RunMeasure>();
 	const key = (c: Contender, n: number) => `${c}@${n}`;
 	try {
 		// Warm-up: JIT, connection pools, lazy module loads; not measured.
@@ -126,6 +127,15 @@ async function sendBench(rt: N8nRuntime, tarball: string, out: string[]): Promis
 			}
 			log(`round ${round + 1} done after ${Math.round((Date.now() - started) / 1000)} s`);
 		}
+		// Memory: one run per n8n contender and size with n8n's heap polled (not timed).
+		for (const n of SIZES) {
+			for (const c of CONTENDERS) {
+				if (c === 'bare') continue;
+				const m = await bench.run(c, n, { heap: true });
+				heapRuns.set(key(c, n), m);
+				log(`heap run n=${n} ${c}: +${mb((m.heapPeak ?? NaN) - (m.heapBefore ?? NaN))} heap`);
+			}
+		}
 	} finally {
 		await stopAll();
 	}
@@ -139,7 +149,7 @@ async function sendBench(rt: N8nRuntime, tarball: string, out: string[]): Promis
 		const ctl = byRound('control');
 		const perMsg = (
 			c: Contender,
-		): Array<{ us: number; cpuUs: number; growth: number; overCtl: number; heapKb: number; s: Sample }> => {
+		): Array<{ us: number; cpuUs: number; growth: number; overCtl: number; s: Sample }> => {
 			const out = [];
 			for (const s of samples.get(key(c, n)) ?? []) {
 				const base = c === 'bare' ? undefined : ctl.get(s.round);
@@ -147,9 +157,7 @@ async function sendBench(rt: N8nRuntime, tarball: string, out: string[]): Promis
 				const cpu = base ? s.cpuMs - base.cpuMs : s.cpuMs;
 				const growth = s.rssPeak - s.rssBefore;
 				const ctlGrowth = base ? base.rssPeak - base.rssBefore : 0;
-				// the fetch loop reports RSS only (its heap is tiny next to n8n's)
-				const heap = s.heapPeak !== undefined && s.heapBefore !== undefined ? s.heapPeak - s.heapBefore : NaN;
-				out.push({ us: (wall * 1000) / n, cpuUs: (cpu * 1000) / n, growth, overCtl: (growth - ctlGrowth) / n, heapKb: heap / n / 1024, s });
+				out.push({ us: (wall * 1000) / n, cpuUs: (cpu * 1000) / n, growth, overCtl: (growth - ctlGrowth) / n, s });
 			}
 			return out;
 		};
@@ -179,7 +187,7 @@ async function sendBench(rt: N8nRuntime, tarball: string, out: string[]): Promis
 				isCtl ? `${fmt(median(st.map((x) => x.s.cpuMs)))} ms total` : fmt(median(st.map((x) => x.cpuUs))),
 				mb(median(st.map((x) => x.growth))),
 				isCtl ? fmt(median(st.map((x) => x.growth / n / 1024)), 2) : fmt(median(st.map((x) => x.overCtl / 1024)), 2),
-				c === 'bare' ? 'n/a' : `${mb(median(st.map((x) => x.heapKb * n * 1024)))} = ${fmt(median(st.map((x) => x.heapKb)), 1)}`,
+				heapCell(heapRuns.get(key(c, n)), n),
 				bad.length ? `✗ (${bad.length} of ${st.length})` : `${fmt(expected)} ✓ ×${st.length}`,
 			]);
 		}
@@ -206,9 +214,17 @@ async function sendBench(rt: N8nRuntime, tarball: string, out: string[]): Promis
 			'CPU = utime+stime of n8n and its task runner (/proc), or of the fetch-loop process. ' +
 			"Peak RSS growth = n8n main process's (or the loop's) peak RSS during the run minus its RSS just before, sampled every 20 ms; " +
 			'RSS KB/item over control = (growth − control growth) / N. RSS keeps the heap an earlier run grew, so a run after a big one shows little RSS growth; ' +
-			"peak heap growth (n8n's V8 heap in use from its /metrics, polled every 100 ms, peak − before) does not have that bias. " +
+			"peak heap growth (n8n's V8 heap in use from its /metrics, polled every 100 ms, peak − before) does not have that bias; " +
+			'it comes from one extra run per contender and size after the timed rounds, because each /metrics poll costs n8n 10–20 ms of its main thread. ' +
 			'The sandbox runs in the benchmark process (not counted in CPU).',
 	);
+}
+
+/** `12.3 MB = 1.2` (growth, KB per item) from a heap run; the fetch loop has none (its heap is tiny next to n8n's). */
+function heapCell(m: RunMeasure | undefined, n: number): string {
+	if (!m || m.heapPeak === undefined || m.heapBefore === undefined) return 'n/a';
+	const growth = m.heapPeak - m.heapBefore;
+	return `${mb(growth)} = ${fmt(growth / n / 1024, 1)}`;
 }
 
 // ------------------------------------------------------------------------------ part 2

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, NodeParameterValueType } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeParameterValueType } from 'n8n-workflow';
 
 import { inputError } from '../../shared/errors';
 import { normaliseRecipient, splitList } from '../../shared/normalise';
@@ -17,24 +17,84 @@ function containsExpression(value: unknown): boolean {
 }
 
 /**
- * The node's parameters for one execution. A parameter without an expression has the same
- * value for every item, so it is resolved once; only expressions are evaluated per item,
- * which is most of what n8n spends per item on a node.
+ * `={{ $json.field }}`, `={{ $json.a.b }}`, `={{ $json["a b"] }}`: the whole parameter is one
+ * field of the input item — what n8n's editor writes when a field is dragged into a
+ * parameter, so most mapped parameters look like this.
+ */
+const FIELD_REFERENCE = /^=\{\{\s*\$json((?:\s*\.\s*[A-Za-z_$][\w$]*|\s*\[\s*(?:'[^'\\]*'|"[^"\\]*")\s*\])+)\s*\}\}$/;
+const PATH_SEGMENT = /\.\s*([A-Za-z_$][\w$]*)|\[\s*(?:'([^'\\]*)'|"([^"\\]*)")\s*\]/g;
+/** Names n8n's expression sandbox guards; such a path goes to n8n's engine. */
+const GUARDED_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** The field path of a parameter that is a plain field reference, else undefined. */
+export function fieldReferencePath(stored: unknown): string[] | undefined {
+	if (typeof stored !== 'string') return undefined;
+	const match = FIELD_REFERENCE.exec(stored);
+	if (!match) return undefined;
+	const path: string[] = [];
+	for (const segment of match[1].matchAll(PATH_SEGMENT)) {
+		const name = segment[1] ?? segment[2] ?? segment[3];
+		if (GUARDED_NAMES.has(name)) return undefined;
+		path.push(name);
+	}
+	return path;
+}
+
+/**
+ * The value at `path` in an item's JSON when it is a string, a finite number or a boolean —
+ * the values n8n's engine hands back unchanged. Anything else (missing, null, an object, an
+ * inherited property) is undefined, and n8n's engine decides, with its own errors.
+ */
+export function readField(json: unknown, path: readonly string[]): string | number | boolean | undefined {
+	let value: unknown = json;
+	for (const name of path) {
+		if (value === null || typeof value !== 'object' || !Object.prototype.hasOwnProperty.call(value, name)) {
+			return undefined;
+		}
+		value = (value as Record<string, unknown>)[name];
+	}
+	if (typeof value === 'string' || typeof value === 'boolean') return value;
+	if (typeof value === 'number' && Number.isFinite(value)) return value;
+	return undefined;
+}
+
+/**
+ * The node's parameters for one execution, read the cheapest way that gives n8n's own answer:
+ * - a parameter without an expression has the same value for every item: resolved once;
+ * - a parameter that is a plain field reference is read from the item itself: n8n's engine
+ *   would spend most of the node's time per item (an isolate round trip per parameter) to
+ *   return the same value;
+ * - every other expression is evaluated by n8n per item.
  */
 export class ParameterSource {
 	private readonly constants = new Map<string, unknown>();
 
+	private readonly fieldPaths = new Map<string, string[] | undefined>();
+
 	private readonly stored: Record<string, NodeParameterValueType | object>;
+
+	private readonly items: INodeExecutionData[];
 
 	constructor(readonly ctx: IExecuteFunctions) {
 		this.stored = ctx.getNode().parameters;
+		this.items = ctx.getInputData();
 	}
 
 	get(name: string, itemIndex: number, fallback: unknown): unknown {
 		if (this.constants.has(name)) return this.constants.get(name);
+		const path = this.fieldPath(name);
+		if (path) {
+			const value = readField(this.items[itemIndex]?.json, path);
+			if (value !== undefined) return value;
+		}
 		const value = this.ctx.getNodeParameter(name, itemIndex, fallback);
 		if (!containsExpression(this.stored[name])) this.constants.set(name, value);
 		return value;
+	}
+
+	private fieldPath(name: string): string[] | undefined {
+		if (!this.fieldPaths.has(name)) this.fieldPaths.set(name, fieldReferencePath(this.stored[name]));
+		return this.fieldPaths.get(name);
 	}
 }
 
