@@ -32,7 +32,14 @@ import {
 	type N8nHandle,
 	type RestClient,
 } from '../scripts/n8n-runtime';
-import { actionWorkflow, expectedActionRequests, replyWorkflow } from './workflows';
+import {
+	actionWorkflow,
+	expectedActionRequests,
+	fieldReferenceWorkflow,
+	MAPPED_BODY,
+	MAPPED_ITEM,
+	replyWorkflow,
+} from './workflows';
 import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium';
 
 // The sandbox is another engineer's module; typed loosely here so the e2e keeps compiling
@@ -235,7 +242,11 @@ async function main(): Promise<void> {
 			type: 'messagingInstanceApi',
 			data: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, dialect: 'documented' },
 		});
-		const [actionsId, replyId] = await importWorkflows(userFolder, [actionWorkflow(credId), replyWorkflow(credId)]);
+		const [actionsId, replyId, mappedId] = await importWorkflows(userFolder, [
+			actionWorkflow(credId),
+			replyWorkflow(credId),
+			fieldReferenceWorkflow(credId),
+		]);
 
 		// --- (a) every action operation through `n8n execute` --------------------------
 		const exec = await executeWorkflow(userFolder, actionsId, version);
@@ -261,6 +272,21 @@ async function main(): Promise<void> {
 				}
 			});
 		}
+
+		// --- (a) mapped fields: read from the item or by n8n's engine, the same message ----
+		sandbox.clearRequests();
+		const mapped = await executeWorkflow(userFolder, mappedId, version);
+		await check("(a) Send Text mapped with field references sends what n8n's expression engine gives", () => {
+			assert.ok(mapped.ok, `exit ${mapped.code}: ${mapped.stdout.slice(-1500)}`);
+			const reqs = requestsTo(sandbox, '/message/sendText/demo');
+			assert.equal(reqs.length, 2, `expected 2 requests, got ${reqs.length}`);
+			for (const r of reqs) expectBody(r.body, MAPPED_BODY, 'mapped Send Text');
+			const out = nodeOutputs(mapped.data);
+			for (const node of ['Mapped Fields', 'Mapped Expressions']) {
+				assert.equal(out[node]?.length, 1, `${node} output ${out[node]?.length} items`);
+				assert.equal(out[node][0].json?.message?.extendedTextMessage?.text, MAPPED_ITEM.text, `${node} output`);
+			}
+		});
 
 		// --- start the server -----------------------------------------------------------
 		n8n = await startN8n({ version, userFolder, echo: VERBOSE });

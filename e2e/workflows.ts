@@ -346,6 +346,54 @@ export function actionWorkflow(credId: string): WorkflowSpec {
 	};
 }
 
+/** The item the field-reference workflow maps from, and the body both senders must send. */
+export const MAPPED_ITEM = { to: '+55 11 99999-0001', text: 'Olá, Ana 👋 "quoted"', contact: { phone: 5511999990002 } };
+export const MAPPED_BODY = { number: '5511999990002', text: MAPPED_ITEM.text };
+
+/**
+ * Edit Fields emits MAPPED_ITEM; two Send Text nodes map it: one with plain field references
+ * (which the node reads from the item itself), one with expressions only n8n's engine
+ * evaluates. Both must send MAPPED_BODY.
+ */
+export function fieldReferenceWorkflow(credId: string): WorkflowSpec {
+	const sender = (id: string, name: string, number: string, text: string, y: number) => ({
+		id,
+		name,
+		type: ACTION_TYPE,
+		typeVersion: 1,
+		position: [600, y],
+		credentials: cred(credId),
+		parameters: { resource: 'message', operation: 'sendText', instance: INSTANCE, number, text, options: {} },
+	});
+	return {
+		name: 'e2e: field references',
+		nodes: [
+			{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'item',
+				name: 'Item',
+				type: 'n8n-nodes-base.set',
+				typeVersion: 3.4,
+				position: [300, 0],
+				parameters: { mode: 'raw', jsonOutput: JSON.stringify(MAPPED_ITEM), options: {} },
+			},
+			sender('direct', 'Mapped Fields', '={{ $json.contact.phone }}', '={{ $json["text"] }}', -100),
+			sender('engine', 'Mapped Expressions', '={{ ($json.contact.phone) }}', '={{ ($json.text) }}', 100),
+		],
+		connections: {
+			Start: { main: [[{ node: 'Item', type: 'main', index: 0 }]] },
+			Item: {
+				main: [
+					[
+						{ node: 'Mapped Fields', type: 'main', index: 0 },
+						{ node: 'Mapped Expressions', type: 'main', index: 0 },
+					],
+				],
+			},
+		},
+	};
+}
+
 /**
  * Trigger -> Send Text replying "You said: <text>" to the sender. Used by the e2e tier and
  * as the example workflow of `npm start`. The expressions read the raw event shape
