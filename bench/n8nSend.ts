@@ -281,13 +281,18 @@ export async function startN8nBench(opts: {
 		const m = /nodejs_heap_size_used_bytes(?:\{[^}]*\})?\s+([0-9.e+]+)/.exec(res.body);
 		return m ? Number(m[1]) : NaN;
 	};
+	// A poll can fail while n8n is saturated (HTTP Request opens a socket per item at once):
+	// failed polls are skipped, and one more sample right after the run closes the window.
 	const heapSampler = () => {
 		let stopped = false;
 		let peak = NaN;
+		const sample = async () => {
+			const h = await heapUsed().catch(() => NaN);
+			if (!Number.isNaN(h)) peak = Number.isNaN(peak) ? h : Math.max(peak, h);
+		};
 		const loop = (async () => {
 			while (!stopped) {
-				const h = await heapUsed().catch(() => NaN);
-				if (!(h <= peak)) peak = Number.isNaN(peak) ? h : Math.max(peak, h);
+				await sample();
 				await sleep(100);
 			}
 		})();
@@ -295,6 +300,7 @@ export async function startN8nBench(opts: {
 			async stop(): Promise<number> {
 				stopped = true;
 				await loop;
+				await sample();
 				return peak;
 			},
 		};
