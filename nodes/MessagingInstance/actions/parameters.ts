@@ -21,8 +21,9 @@ function containsExpression(value: unknown): boolean {
  * field of the input item — what n8n's editor writes when a field is dragged into a
  * parameter, so most mapped parameters look like this.
  */
-const FIELD_REFERENCE = /^=\{\{\s*\$json((?:\s*\.\s*[A-Za-z_$][\w$]*|\s*\[\s*(?:'[^'\\]*'|"[^"\\]*")\s*\])+)\s*\}\}$/;
-const PATH_SEGMENT = /\.\s*([A-Za-z_$][\w$]*)|\[\s*(?:'([^'\\]*)'|"([^"\\]*)")\s*\]/g;
+const SEGMENT = String.raw`\.\s*([A-Za-z_$][\w$]*)|\[\s*(?:'([^'\\]*)'|"([^"\\]*)")\s*\]`;
+const PATH_SEGMENT = new RegExp(SEGMENT, 'g');
+const FIELD_REFERENCE = new RegExp(String.raw`^=\{\{\s*\$json((?:\s*(?:${SEGMENT}))+)\s*\}\}$`);
 /** Names n8n's expression sandbox guards; such a path goes to n8n's engine. */
 const GUARDED_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 
