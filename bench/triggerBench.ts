@@ -23,6 +23,7 @@ import { Workflow } from 'n8n-workflow';
 import type { IDataObject, INode, INodeParameters, INodeType, INodeTypes, IWebhookData, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 
 import { upsertData } from '../sandbox/messages';
+import { additionalDataFor } from '../test/harness/additionalData';
 
 // Binary data in memory, n8n's default mode.
 Container.set(BinaryDataService, new BinaryDataService({ mode: 'default' } as never, {} as never, {} as never));
@@ -118,23 +119,13 @@ function response(): Response {
 	return r;
 }
 
+/** The delivery as n8n's webhook server hands it over; a trigger reads no credential here. */
 function additionalData(body: unknown, rawBody: string): IWorkflowExecuteAdditionalData {
-	return {
+	return additionalDataFor(undefined, baseUrl, {
 		httpRequest: { method: 'POST', url: destination, path: `/webhook/${WEBHOOK_ID}/webhook`, headers, query, params: {}, body, rawBody: Buffer.from(rawBody) },
 		httpResponse: response(),
-		restApiUrl: `${baseUrl}/rest`,
-		instanceBaseUrl: `${baseUrl}/`,
-		formWaitingBaseUrl: `${baseUrl}/form-waiting`,
-		webhookBaseUrl: `${baseUrl}/webhook`,
-		webhookWaitingBaseUrl: `${baseUrl}/webhook-waiting`,
-		webhookTestBaseUrl: `${baseUrl}/webhook-test`,
-		currentNodeParameters: undefined,
-		executionTimeoutTimestamp: undefined,
 		userId: 'bench',
-		variables: {},
-		logAiEvent: () => {},
-		getRunExecutionData: async () => undefined,
-	} as unknown as IWorkflowExecuteAdditionalData;
+	} as unknown as Partial<IWorkflowExecuteAdditionalData>);
 }
 
 function context(workflow: Workflow, node: INode, body: unknown, raw: string): WebhookContext {
