@@ -27,6 +27,10 @@ const optionsBody = {
 	quoted: { key: { id: '3EB0QUOTED' }, message: { conversation: 'the original' } },
 };
 
+/** The header fields of both Send List cases, as parameters and as sent. */
+const LIST_HEADER = { number: '5511999990000', title: 'Menu', description: 'Pick one', buttonText: 'Open' };
+const LIST_PARAMETERS = { resource: 'message', operation: 'sendList', ...LIST_HEADER };
+
 const cases: Case[] = [
 	{
 		title: 'Send Text with every option',
@@ -43,12 +47,7 @@ const cases: Case[] = [
 	{
 		title: 'Send List',
 		parameters: {
-			resource: 'message',
-			operation: 'sendList',
-			number: '5511999990000',
-			title: 'Menu',
-			description: 'Pick one',
-			buttonText: 'Open',
+			...LIST_PARAMETERS,
 			footerText: 'Thanks',
 			sections: {
 				section: [
@@ -64,25 +63,20 @@ const cases: Case[] = [
 				{ title: 'Drinks', rows: [{ title: 'Tea', description: 'Hot', rowId: 'tea' }, { title: 'Juice', description: 'Cold', rowId: 'juice' }] },
 				{ title: 'Food', rows: [{ title: 'Cake', description: '', rowId: 'cake' }] },
 			];
-			const common = { number: '5511999990000', title: 'Menu', description: 'Pick one', buttonText: 'Open', footerText: 'Thanks', delay: 0 };
+			const common = { ...LIST_HEADER, footerText: 'Thanks', delay: 0 };
 			return { documented: { ...common, values: sections }, v2: { ...common, sections } };
 		})(),
 	},
 	{
 		title: 'Send List without a footer',
 		parameters: {
-			resource: 'message',
-			operation: 'sendList',
-			number: '5511999990000',
-			title: 'Menu',
-			description: 'Pick one',
-			buttonText: 'Open',
+			...LIST_PARAMETERS,
 			sections: { section: [{ title: 'Only', rows: { row: [{ title: 'A', description: 'a', rowId: '1' }] } }] },
 		},
 		path: same('/message/sendList/demo'),
 		body: {
-			documented: { number: '5511999990000', title: 'Menu', description: 'Pick one', buttonText: 'Open', values: [{ title: 'Only', rows: [{ title: 'A', description: 'a', rowId: '1' }] }] },
-			v2: { number: '5511999990000', title: 'Menu', description: 'Pick one', buttonText: 'Open', footerText: '', sections: [{ title: 'Only', rows: [{ title: 'A', description: 'a', rowId: '1' }] }] },
+			documented: { ...LIST_HEADER, values: [{ title: 'Only', rows: [{ title: 'A', description: 'a', rowId: '1' }] }] },
+			v2: { ...LIST_HEADER, footerText: '', sections: [{ title: 'Only', rows: [{ title: 'A', description: 'a', rowId: '1' }] }] },
 		},
 	},
 	{
