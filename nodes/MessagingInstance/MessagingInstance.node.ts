@@ -5,7 +5,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { nodeProperties } from './actions';
+import { nodeProperties, nodeSubtitle } from './actions';
 import { runOperation } from './actions/router';
 import { MAIN } from '../shared/connections';
 
@@ -16,7 +16,7 @@ export class MessagingInstance implements INodeType {
 		icon: { light: 'file:messagingInstance.svg', dark: 'file:messagingInstance.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		subtitle: nodeSubtitle,
 		description:
 			'Send messages, manage chats, settings and webhooks of a messaging instance (Evolution API interface)',
 		defaults: { name: 'Messaging Instance' },

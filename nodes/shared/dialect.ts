@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * Everything that differs between the two dialects of the interface lives here, so that an
- * operation describes its body once and asks its dialect only for the parts that differ.
- * The table in `server-behaviour.md` is the source of each entry.
+ * Everything that differs between the two dialects of the interface, as data: each entry is
+ * a fact from the dialect table of `server-behaviour.md` (shared/spec, beside this
+ * repository), and operations read these facts to build their own bodies.
  */
 export type DialectName = 'documented' | 'v2';
 
@@ -57,89 +57,99 @@ const V2_EVENTS = [
 /** Every event name either dialect accepts, for pickers that do not know the dialect yet. */
 export const ALL_EVENTS: readonly string[] = [...DOCUMENTED_EVENTS, ...V2_ADDED_EVENTS];
 
-export interface ListSection {
-	title: string;
-	rows: Array<{ title: string; description: string; rowId: string }>;
-}
-
-export interface ListButton {
-	title: string;
-	displayText: string;
-	id: string;
-}
-
 export interface WebhookSettings {
 	enabled: boolean;
 	url: string;
 	webhookByEvents: boolean;
 	webhookBase64: boolean;
 	events: string[];
-	/** Headers the server adds to every delivery; only the v2 dialect can carry them. */
+	/** Headers the server adds to every delivery; only a dialect with `webhookHeaders` carries them. */
 	headers?: Record<string, string>;
 }
 
+/**
+ * The facts of one dialect. Operations own their bodies and ask these questions of fact;
+ * nothing here builds a request.
+ */
 export interface Dialect {
 	readonly name: DialectName;
 	readonly label: string;
+	/** Whether the server serves the routes beyond the interface document (v2.x servers). */
+	readonly servesV2Routes: boolean;
 	readonly numbersCheckPath: string;
 	readonly events: ReadonlySet<string>;
 	readonly statusTypes: readonly string[];
+	/** Send Status: whether `statusJidList` goes even when every contact sees the status. */
+	readonly statusJidListAlways: boolean;
+	/** Send List: the field that carries the sections. */
+	readonly listSectionsField: 'values' | 'sections';
+	/** Send List: whether `footerText` must be sent (as "" when the user left it empty). */
+	readonly listFooterRequired: boolean;
+	/** Send Buttons: `titled` is `{title, displayText, id}`, `reply` is `{type: "reply", displayText, id}`. */
+	readonly buttonStyle: 'titled' | 'reply';
+	/** Send Presence: `nested` repeats the fields under `options`, `flat` sends them at the top. */
+	readonly presenceStyle: 'nested' | 'flat';
+	/** Update Message: whether `number` goes as an integer (else as a string of digits). */
+	readonly updateMessageNumberIsInteger: boolean;
+	/** Set Webhook: `flat` fields at the top, or `nested` under `webhook` with v2 names (`byEvents`, `base64`). */
+	readonly webhookStyle: 'flat' | 'nested';
 	/** Whether the server can add our own headers to its webhook deliveries. */
 	readonly supportsWebhookHeaders: boolean;
-	listBody(sections: ListSection[], footerText: string | undefined): IDataObject;
-	buttons(buttons: ListButton[]): IDataObject[];
-	presenceBody(number: string, presence: string, delay: number): IDataObject;
-	updateMessageNumber(digits: string): number | string;
-	statusJidList(allContacts: boolean, jids: string[]): IDataObject;
+	/** @deprecated use `webhookBody(dialect, settings)`; kept while the trigger moves over. */
 	webhookBody(settings: WebhookSettings): IDataObject;
 }
 
-const documented: Dialect = {
-	name: 'documented',
-	label: 'documented interface',
-	numbersCheckPath: '/chat/messagingNumbers',
-	events: new Set(DOCUMENTED_EVENTS),
-	statusTypes: ['text', 'image', 'audio'],
-	supportsWebhookHeaders: false,
-	listBody: (sections, footerText) =>
-		footerText === undefined ? { values: sections } : { footerText, values: sections },
-	buttons: (buttons) => buttons.map(({ title, displayText, id }) => ({ title, displayText, id })),
-	presenceBody: (number, presence, delay) => ({ number, options: { delay, presence, number } }),
-	updateMessageNumber: (digits) => Number(digits),
-	// Every field of Send Status is required here, so the list goes even when it is empty.
-	statusJidList: (_allContacts, jids) => ({ statusJidList: jids }),
-	webhookBody: ({ enabled, url, webhookByEvents, webhookBase64, events }) => ({
-		enabled,
-		url,
-		webhookByEvents,
-		webhookBase64,
-		events,
-	}),
-};
-
-const v2: Dialect = {
-	name: 'v2',
-	label: 'server v2.x',
-	numbersCheckPath: '/chat/whatsappNumbers',
-	events: new Set(V2_EVENTS),
-	statusTypes: ['text', 'image', 'audio', 'video'],
-	supportsWebhookHeaders: true,
-	// v2 requires footerText, so an empty footer is sent as "".
-	listBody: (sections, footerText) => ({ footerText: footerText ?? '', sections }),
-	buttons: (buttons) => buttons.map(({ displayText, id }) => ({ type: 'reply', displayText, id })),
-	presenceBody: (number, presence, delay) => ({ number, presence, delay }),
-	updateMessageNumber: (digits) => digits,
-	statusJidList: (allContacts, jids) => (allContacts ? {} : { statusJidList: jids }),
-	webhookBody: ({ enabled, url, webhookByEvents, webhookBase64, events, headers }) => ({
+/** The Set Webhook body in the dialect's shape; used by the action node and the trigger. */
+export function webhookBody(dialect: Dialect, settings: WebhookSettings): IDataObject {
+	const { enabled, url, webhookByEvents, webhookBase64, events, headers } = settings;
+	if (dialect.webhookStyle === 'flat') return { enabled, url, webhookByEvents, webhookBase64, events };
+	return {
 		webhook: {
 			enabled,
 			url,
 			byEvents: webhookByEvents,
 			base64: webhookBase64,
 			events,
-			...(headers ? { headers } : {}),
+			...(headers && dialect.supportsWebhookHeaders ? { headers } : {}),
 		},
-	}),
+	};
+}
+
+const documented: Dialect = {
+	name: 'documented',
+	label: 'documented interface',
+	servesV2Routes: false,
+	numbersCheckPath: '/chat/messagingNumbers',
+	events: new Set(DOCUMENTED_EVENTS),
+	statusTypes: ['text', 'image', 'audio'],
+	// Every field of Send Status is required here, so the list goes even when it is empty.
+	statusJidListAlways: true,
+	listSectionsField: 'values',
+	listFooterRequired: false,
+	buttonStyle: 'titled',
+	presenceStyle: 'nested',
+	updateMessageNumberIsInteger: true,
+	webhookStyle: 'flat',
+	supportsWebhookHeaders: false,
+	webhookBody: (settings) => webhookBody(documented, settings),
+};
+
+const v2: Dialect = {
+	name: 'v2',
+	label: 'server v2.x',
+	servesV2Routes: true,
+	numbersCheckPath: '/chat/whatsappNumbers',
+	events: new Set(V2_EVENTS),
+	statusTypes: ['text', 'image', 'audio', 'video'],
+	statusJidListAlways: false,
+	listSectionsField: 'sections',
+	listFooterRequired: true,
+	buttonStyle: 'reply',
+	presenceStyle: 'flat',
+	updateMessageNumberIsInteger: false,
+	webhookStyle: 'nested',
+	supportsWebhookHeaders: true,
+	webhookBody: (settings) => webhookBody(v2, settings),
 };
 
 const DIALECTS: Record<DialectName, Dialect> = { documented, v2 };

@@ -14,6 +14,7 @@ import { setSettings } from './settings/set';
 import type { Operation, Resource } from './types';
 import { setWebhook } from './webhook/set';
 
+/** Every operation of the node: adding one is a file and a line here. */
 export const OPERATIONS: readonly Operation[] = [
 	sendText,
 	sendList,
@@ -29,63 +30,45 @@ export const OPERATIONS: readonly Operation[] = [
 	setWebhook,
 ];
 
-const RESOURCES: Array<{ name: string; value: Resource; description: string }> = [
-	{ name: 'Chat', value: 'chat', description: 'Archive chats, check numbers, edit messages, show presence' },
-	{ name: 'Message', value: 'message', description: 'Send texts, lists, buttons, locations, statuses and reactions' },
-	{ name: 'Setting', value: 'settings', description: 'Behaviour of the instance' },
-	{ name: 'Webhook', value: 'webhook', description: 'Where the instance delivers its events' },
+interface ResourceEntry {
+	name: string;
+	value: Resource;
+	description: string;
+	/** The operation a new node shows for this resource. */
+	defaultOperation: string;
+}
+
+/** Resources in the order of the dropdown; one without operations is not shown. */
+const RESOURCES: ResourceEntry[] = [
+	{ name: 'Chat', value: 'chat', description: 'Archive chats, check numbers, edit messages, show presence', defaultOperation: 'checkNumbers' },
+	{ name: 'Message', value: 'message', description: 'Send texts, lists, buttons, locations, statuses and reactions', defaultOperation: 'sendText' },
+	{ name: 'Setting', value: 'settings', description: 'Behaviour of the instance', defaultOperation: 'set' },
+	{ name: 'Webhook', value: 'webhook', description: 'Where the instance delivers its events', defaultOperation: 'set' },
 ];
 
-const byKey = new Map(OPERATIONS.map((operation) => [`${operation.resource}:${operation.value}`, operation]));
+const keyOf = (resource: string, operation: string) => `${resource}:${operation}`;
+
+const byKey = new Map(OPERATIONS.map((operation) => [keyOf(operation.resource, operation.value), operation]));
 
 export function findOperation(resource: string, operation: string): Operation | undefined {
-	return byKey.get(`${resource}:${operation}`);
+	return byKey.get(keyOf(resource, operation));
 }
 
-function operationOptions(resource: Resource) {
-	return OPERATIONS.filter((operation) => operation.resource === resource)
-		.map(({ name, value, action, description }) => ({ name, value, action, description }))
-		.sort((a, b) => a.name.localeCompare(b.name));
-}
+const shownResources = RESOURCES.filter((resource) => OPERATIONS.some((operation) => operation.resource === resource.value));
 
-const operationProperties: INodeProperties[] = [
-	{
+function operationDropdown(resource: ResourceEntry): INodeProperties {
+	return {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { show: { resource: ['chat'] } },
-		options: operationOptions('chat'),
-		default: 'checkNumbers',
-	},
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['message'] } },
-		options: operationOptions('message'),
-		default: 'sendText',
-	},
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['settings'] } },
-		options: operationOptions('settings'),
-		default: 'set',
-	},
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['webhook'] } },
-		options: operationOptions('webhook'),
-		default: 'set',
-	},
-];
+		displayOptions: { show: { resource: [resource.value] } },
+		options: OPERATIONS.filter((operation) => operation.resource === resource.value)
+			.map(({ name, value, action, description }) => ({ name, value, action, description }))
+			.sort((a, b) => a.name.localeCompare(b.name)),
+		default: resource.defaultOperation,
+	};
+}
 
 function shownFor(operation: Operation, property: INodeProperties): INodeProperties {
 	return {
@@ -101,18 +84,12 @@ function shownFor(operation: Operation, property: INodeProperties): INodePropert
 	};
 }
 
-/** The node's whole parameter list: resource, operations, instance, then each operation's fields. */
-export const nodeProperties: INodeProperties[] = [
-	{
-		displayName: 'Resource',
-		name: 'resource',
-		type: 'options',
-		noDataExpression: true,
-		options: RESOURCES.map(({ name, value, description }) => ({ name, value, description })),
-		default: 'message',
-	},
-	...operationProperties,
-	{
+/**
+ * The Instance field, hidden for routes of the whole server. n8n's `hide` needs every key to
+ * match, so such operations must share one resource (today: instance create and list).
+ */
+function instanceProperty(): INodeProperties {
+	const property: INodeProperties = {
 		displayName: 'Instance',
 		name: 'instance',
 		type: 'string',
@@ -120,6 +97,38 @@ export const nodeProperties: INodeProperties[] = [
 		required: true,
 		placeholder: 'my-instance',
 		description: 'Name of the instance on the server (as shown in its manager)',
+	};
+	const serverWide = OPERATIONS.filter((operation) => operation.scope === 'server');
+	if (serverWide.length === 0) return property;
+	const resources = [...new Set(serverWide.map((operation) => operation.resource))];
+	if (resources.length > 1) throw new Error(`Server-wide operations in several resources: ${resources.join(', ')}`);
+	return { ...property, displayOptions: { hide: { resource: resources, operation: serverWide.map((operation) => operation.value) } } };
+}
+
+/**
+ * The node's subtitle on the canvas: the operation's label and its resource ("Send Text ·
+ * Message"), looked up in a table made from the registry, since the stored values are code.
+ */
+export const nodeSubtitle = `={{ (${JSON.stringify(
+	Object.fromEntries(
+		OPERATIONS.map((operation) => [
+			keyOf(operation.resource, operation.value),
+			`${operation.name} · ${RESOURCES.find((resource) => resource.value === operation.resource)?.name ?? operation.resource}`,
+		]),
+	),
+)})[$parameter["resource"] + ":" + $parameter["operation"]] }}`;
+
+/** The node's whole parameter list: resource, operations, instance, then each operation's fields. */
+export const nodeProperties: INodeProperties[] = [
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: shownResources.map(({ name, value, description }) => ({ name, value, description })),
+		default: 'message',
 	},
+	...shownResources.map(operationDropdown),
+	instanceProperty(),
 	...OPERATIONS.flatMap((operation) => operation.properties.map((property) => shownFor(operation, property))),
 ];

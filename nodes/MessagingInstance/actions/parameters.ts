@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeParameterValueType } from 'n8n-workflow';
 
 import { inputError } from '../../shared/errors';
-import { normaliseRecipient, splitList } from '../../shared/normalise';
+import { normaliseRecipient, quoted, splitList, unique } from './normalise';
 
 interface NumberRule {
 	min?: number;
@@ -99,9 +99,21 @@ export class ParameterSource {
 	}
 }
 
+/** What a value is, in words, for an error about its type. */
+function kindOf(value: unknown): string {
+	if (Array.isArray(value)) return 'a list';
+	if (value === null) return 'null';
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** Instance names that a URL would resolve into another route. */
+const DOT_SEGMENTS = new Set(['.', '..']);
+
 /**
  * Reads one item's parameters. Every getter names the field by its label, so an input error
- * says which field of which item is wrong, and nothing has been sent yet.
+ * says which field of which item is wrong, and nothing has been sent yet. A value of the
+ * wrong type (an object where text is expected, a fraction where digits are) is an error,
+ * never sent as its JavaScript text.
  */
 export class ItemParameters {
 	constructor(
@@ -117,22 +129,42 @@ export class ItemParameters {
 		throw inputError(this.source.ctx.getNode(), this.itemIndex, label, problem, hint);
 	}
 
+	/** Text from a value: strings as they are, finite numbers and booleans as written; else an error. */
+	checkText(value: unknown, label: string): string {
+		if (value === null || value === undefined) return '';
+		if (typeof value === 'string') return value;
+		if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') return String(value);
+		return this.fail(label, `must be text, not ${kindOf(value)}`);
+	}
+
 	/** A required text: blank is an error. */
 	text(name: string, label: string): string {
-		const value = this.raw<unknown>(name, '');
-		const text = value === null || value === undefined ? '' : String(value);
+		const text = this.checkText(this.raw<unknown>(name, ''), label);
 		if (text.trim() === '') this.fail(label, 'is required');
 		return text;
 	}
 
 	/** A text the contract requires but the user may leave empty: sent as "". */
-	textOrEmpty(name: string): string {
-		const value = this.raw<unknown>(name, '');
-		return value === null || value === undefined ? '' : String(value);
+	textOrEmpty(name: string, label: string): string {
+		return this.checkText(this.raw<unknown>(name, ''), label);
 	}
 
-	flag(name: string): boolean {
-		return this.raw<boolean>(name, false) === true;
+	/** The instance of the path: required, and never a name that the URL would resolve away. */
+	instanceName(): string {
+		const instance = this.text('instance', 'Instance').trim();
+		if (DOT_SEGMENTS.has(instance)) this.fail('Instance', `cannot be ${quoted(instance)}`);
+		return instance;
+	}
+
+	/** A switch: true or false (also the texts "true" and "false" an expression may give). */
+	flag(name: string, label: string): boolean {
+		return this.checkFlag(this.raw<unknown>(name, false), label);
+	}
+
+	checkFlag(value: unknown, label: string): boolean {
+		if (value === undefined || value === null || value === false || value === 'false') return false;
+		if (value === true || value === 'true') return true;
+		return this.fail(label, `must be true or false, not ${typeof value === 'string' ? quoted(value) : kindOf(value)}`);
 	}
 
 	number(name: string, label: string, rule: NumberRule = {}): number {
@@ -140,7 +172,7 @@ export class ItemParameters {
 	}
 
 	checkNumber(value: unknown, label: string, rule: NumberRule = {}): number {
-		const parsed = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+		const parsed = typeof value === 'string' && value.trim() !== '' && value.length <= 40 ? Number(value) : value;
 		if (typeof parsed !== 'number' || !Number.isFinite(parsed)) {
 			this.fail(label, 'must be a number');
 		}
@@ -160,7 +192,11 @@ export class ItemParameters {
 	}
 
 	checkRecipient(value: unknown, label: string): string {
-		const normalised = normaliseRecipient(value === null || value === undefined ? '' : String(value));
+		if (typeof value === 'number' && !Number.isSafeInteger(value)) {
+			// 5511999990000.5 or a number past 2^53 would be sent as other digits.
+			this.fail(label, 'must be a phone number with country code, written as text or as a whole number');
+		}
+		const normalised = normaliseRecipient(this.checkText(value, label));
 		if ('problem' in normalised) {
 			this.fail(
 				label,
@@ -171,17 +207,27 @@ export class ItemParameters {
 		return normalised.value;
 	}
 
-	/** Numbers or JIDs separated by commas or new lines, each normalised like a recipient. */
+	/**
+	 * Numbers or JIDs separated by commas or new lines (or a list), each normalised like a
+	 * recipient; a repeated entry is sent once, since v2.x servers refuse repeats.
+	 */
 	recipientList(name: string, label: string): string[] {
 		return this.checkRecipientList(this.raw<unknown>(name, ''), label);
 	}
 
 	checkRecipientList(value: unknown, label: string): string[] {
-		const items = splitList(Array.isArray(value) ? value.map(String) : String(value ?? ''));
-		return items.map((item, position) => this.checkRecipient(item, `${label} (entry ${position + 1})`));
+		const entries = Array.isArray(value)
+			? value.map((entry, position) => this.checkText(entry, `${label} (entry ${position + 1})`))
+			: this.checkText(value, label);
+		const items = splitList(entries);
+		return unique(items.map((item, position) => this.checkRecipient(item, `${label} (entry ${position + 1})`)));
 	}
 
-	collection(name: string): IDataObject {
-		return this.raw<IDataObject>(name, {}) ?? {};
+	/** An options collection: an object, or nothing. */
+	collection(name: string, label = name): IDataObject {
+		const value = this.raw<unknown>(name, {});
+		if (value === undefined || value === null) return {};
+		if (typeof value !== 'object' || Array.isArray(value)) this.fail(label, `must be a collection of options, not ${kindOf(value)}`);
+		return value as IDataObject;
 	}
 }

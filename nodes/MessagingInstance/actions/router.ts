@@ -1,14 +1,16 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
+import { inputError } from '../../shared/errors';
 import { apiRequest, openConnection } from '../../shared/transport';
 import { findOperation } from './index';
 import { ItemParameters, ParameterSource } from './parameters';
+import type { BinaryOutput, Operation } from './types';
 
 /** How long the server may hold the request on purpose: `delay` at the top or in `options`. */
-function requestedWaitMs(body: IDataObject): number {
-	const nested = body.options as IDataObject | undefined;
-	const delay = body.delay ?? nested?.delay;
+function requestedWaitMs(body: IDataObject | undefined): number {
+	const nested = body?.options as IDataObject | undefined;
+	const delay = body?.delay ?? nested?.delay;
 	return typeof delay === 'number' ? delay : 0;
 }
 
@@ -16,6 +18,45 @@ function asItemJson(response: unknown): IDataObject {
 	if (response === undefined || response === null) return { success: true };
 	if (typeof response === 'object' && !Array.isArray(response)) return response as IDataObject;
 	return { data: response as JsonObject };
+}
+
+/** GET and DELETE routes of the real server read no body. */
+function carriesBody(operation: Operation): boolean {
+	return operation.method === undefined || operation.method === 'POST' || operation.method === 'PUT';
+}
+
+/** A route that answered 200 with `{ error: true }` failed: its message is the server's. */
+function failedDespiteOk(operation: Operation, response: unknown): string | undefined {
+	if (!operation.errorInOkResponse || !response || typeof response !== 'object') return undefined;
+	const answer = response as { error?: unknown; message?: unknown };
+	if (answer.error !== true) return undefined;
+	return typeof answer.message === 'string' && answer.message !== '' ? answer.message : 'The server reported an error';
+}
+
+/** Moves the response's file into n8n binary data; the JSON keeps everything but the base64. */
+async function withBinary(
+	ctx: IExecuteFunctions,
+	params: ItemParameters,
+	spec: BinaryOutput,
+	json: IDataObject,
+): Promise<INodeExecutionData> {
+	const { [spec.dataField]: data, ...rest } = json;
+	const encoded = typeof data === 'string' ? data.replace(/^data:[^,]{0,200},/, '') : '';
+	if (encoded === '') {
+		if (spec.required) params.fail('Binary Property', 'got no file from the server');
+		return { json: rest };
+	}
+	const propertyName = params.text('binaryPropertyName', 'Put Output File in Field').trim();
+	const mimeType = (spec.mimeTypeField && typeof json[spec.mimeTypeField] === 'string'
+		? (json[spec.mimeTypeField] as string)
+		: '') || spec.defaultMimeType;
+	const fileName = (spec.fileNameField && typeof json[spec.fileNameField] === 'string'
+		? (json[spec.fileNameField] as string)
+		: '') || spec.defaultFileName;
+	const binary: IBinaryKeyData = {
+		[propertyName]: await ctx.helpers.prepareBinaryData(Buffer.from(encoded, 'base64'), fileName, mimeType),
+	};
+	return { json: rest, binary };
 }
 
 /**
@@ -31,23 +72,39 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not known`);
 	}
 	const connection = await openConnection(this);
-	const route = operation.route(connection.dialect);
+	const dialect = connection.dialect;
+	const route = typeof operation.path === 'function' ? operation.path(dialect) : operation.path;
 	const parameters = new ParameterSource(this);
 	const output: INodeExecutionData[] = [];
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
+			if (operation.v2Only && !dialect.servesV2Routes) {
+				throw inputError(
+					this.getNode(),
+					itemIndex,
+					'Operation',
+					`${operation.name} needs a v2.x server`,
+					'Set the credential\'s Server Dialect to "Server v2.x" if the server runs version 2; servers of the documented interface do not have this route.',
+				);
+			}
 			const params = new ItemParameters(parameters, itemIndex);
-			const instance = params.text('instance', 'Instance').trim();
-			const body = operation.buildBody(params, connection.dialect);
+			const instance = operation.scope === 'server' ? undefined : params.instanceName();
+			const body = carriesBody(operation) ? await operation.buildBody?.(params, dialect) : undefined;
+			const query = operation.buildQuery?.(params, dialect);
 			const response = await apiRequest(
 				this,
 				connection,
-				{ route, instance, body, extraWaitMs: requestedWaitMs(body) },
+				{ method: operation.method ?? 'POST', route, instance, body, qs: query, extraWaitMs: requestedWaitMs(body) },
 				itemIndex,
 			);
-			const results = operation.toItems ? operation.toItems(response) : [asItemJson(response)];
-			for (const json of results) output.push({ json, pairedItem: { item: itemIndex } });
+			const failure = failedDespiteOk(operation, response);
+			if (failure) params.fail('Operation', `failed on the server: ${failure}`);
+			const results = operation.toItems ? operation.toItems(response, params) : [asItemJson(response)];
+			for (const json of results) {
+				const item = operation.binaryOutput ? await withBinary(this, params, operation.binaryOutput, json) : { json };
+				output.push({ ...item, pairedItem: { item: itemIndex } });
+			}
 		} catch (caught) {
 			const error =
 				caught instanceof NodeOperationError || (caught as { name?: string }).name === 'NodeApiError'

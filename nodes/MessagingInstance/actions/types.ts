@@ -1,13 +1,28 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
 
 import type { Dialect } from '../../shared/dialect';
 import type { ItemParameters } from './parameters';
 
-export type Resource = 'message' | 'chat' | 'settings' | 'webhook';
+export type Resource = 'message' | 'chat' | 'contact' | 'group' | 'instance' | 'label' | 'settings' | 'webhook';
+
+/** A file in the response, as base64, that the router turns into n8n binary data. */
+export interface BinaryOutput {
+	/** Field of the response with the file as base64 (a `data:…;base64,` prefix is allowed). */
+	dataField: string;
+	mimeTypeField?: string;
+	fileNameField?: string;
+	defaultMimeType: string;
+	/** File name when the response has none; `{id}` is replaced by `idField`'s value when given. */
+	defaultFileName: string;
+	/** Whether a response without the file is an error (else the item has JSON only). */
+	required: boolean;
+}
 
 /**
- * An operation is its description plus how its body is built. The router owns the item
- * loop, the request and the errors.
+ * An operation is its description plus how its request is built. What it needs — a method,
+ * a query string, a route without an instance, a v2.x server, a file in the response — it
+ * declares here, and the router honours it: the item loop, the request, the errors and the
+ * output items are the router's.
  */
 export interface Operation {
 	resource: Resource;
@@ -18,10 +33,28 @@ export interface Operation {
 	description: string;
 	/** Parameters shown for this operation, without displayOptions (the registry adds them). */
 	properties: INodeProperties[];
-	/** Route without the instance, e.g. `/message/sendText`. */
-	route(dialect: Dialect): string;
+	/** HTTP method; POST when left out. */
+	method?: IHttpRequestMethods;
+	/** Route without the instance, e.g. `/message/sendText`; a function where the dialects differ. */
+	path: string | ((dialect: Dialect) => string);
+	/** `server` for routes of the whole server (no instance in the path, no Instance field). */
+	scope?: 'instance' | 'server';
+	/** Served by v2.x servers only: with the documented dialect it fails before any request. */
+	v2Only?: boolean;
 	/** Reads and checks the item's parameters and returns the body; throws before any request. */
-	buildBody(params: ItemParameters, dialect: Dialect): IDataObject;
-	/** Turns the response into output items (default: the response as it came). */
-	toItems?(response: unknown): IDataObject[];
+	buildBody?(params: ItemParameters, dialect: Dialect): IDataObject | Promise<IDataObject>;
+	/** The query string, read and checked like the body. */
+	buildQuery?(params: ItemParameters, dialect: Dialect): IDataObject;
+	/** Turns the response into output items (default: the response as it came, one item). */
+	toItems?(response: unknown, params: ItemParameters): IDataObject[];
+	/** A file in the response that becomes the item's binary data. */
+	binaryOutput?: BinaryOutput;
+	/** Routes that answer HTTP 200 with `{ error: true }` when they failed. */
+	errorInOkResponse?: boolean;
+}
+
+/** The request an operation built for one item. */
+export interface BuiltRequest {
+	body?: IDataObject;
+	query?: IDataObject;
 }

@@ -1,4 +1,7 @@
+import { readMessageKey } from '../fields';
 import type { Operation } from '../types';
+
+const ARCHIVE_KEY_LABELS = { remoteJid: 'Chat', messageId: 'Last Message ID', fromMe: 'Last Message From Me' };
 
 export const archiveChat: Operation = {
 	resource: 'chat',
@@ -40,14 +43,9 @@ export const archiveChat: Operation = {
 			description: 'Whether that last message was sent by this instance',
 		},
 	],
-	route: () => '/chat/archiveChat',
+	path: '/chat/archiveChat',
 	buildBody: (params) => {
-		const chat = params.recipient('chat', 'Chat');
-		const id = params.text('messageId', 'Last Message ID').trim();
-		return {
-			lastMessage: { key: { remoteJid: chat, fromMe: params.flag('fromMe'), id } },
-			archive: params.flag('archive'),
-			chat,
-		};
+		const key = readMessageKey(params, ARCHIVE_KEY_LABELS, 'chat');
+		return { lastMessage: { key }, archive: params.flag('archive', 'Archive'), chat: key.remoteJid };
 	},
 };

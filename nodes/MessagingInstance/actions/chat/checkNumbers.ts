@@ -20,11 +20,18 @@ export const checkNumbers: Operation = {
 			description: 'Phone numbers with country code, separated by commas or new lines',
 		},
 	],
-	route: (dialect) => dialect.numbersCheckPath,
+	path: (dialect) => dialect.numbersCheckPath,
 	buildBody: (params) => {
 		const numbers = params.recipientList('numbers', 'Numbers');
 		if (numbers.length === 0) params.fail('Numbers', 'needs at least one number');
 		return { numbers };
 	},
-	toItems: (response) => (Array.isArray(response) ? (response as IDataObject[]) : [response as IDataObject]),
+	// One item per number; anything but a list of objects is a broken answer, not a result.
+	toItems: (response, params) => {
+		const entries = Array.isArray(response) ? response : [response];
+		if (!entries.every((entry) => entry !== null && typeof entry === 'object' && !Array.isArray(entry))) {
+			params.fail('Numbers', 'got an answer from the server that is not a list of results', 'The server answered HTTP 200 without the list of numbers. Check the Base URL and the dialect of the credential.');
+		}
+		return entries as IDataObject[];
+	},
 };

@@ -1,5 +1,7 @@
 import type { Operation } from '../types';
-import { recipientProperty } from '../message/common';
+import { recipientProperty } from '../fields';
+import { quoted } from '../normalise';
+import { MAX_DELAY_MS } from '../message/common';
 
 export const PRESENCES = ['composing', 'recording', 'paused', 'available', 'unavailable'];
 
@@ -26,23 +28,25 @@ export const sendPresence: Operation = {
 			description: 'What the contact sees',
 		},
 		{
-			displayName: 'Duration (Ms)',
+			displayName: 'Duration (ms)',
 			name: 'delay',
 			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 0 },
+			typeOptions: { minValue: 0, maxValue: MAX_DELAY_MS, numberPrecision: 0 },
 			default: 1200,
 			required: true,
 			description: 'How long, in milliseconds, the presence is shown. The request waits that long.',
 		},
 	],
-	route: () => '/chat/sendPresence',
+	path: '/chat/sendPresence',
 	buildBody: (params, dialect) => {
 		const number = params.recipient('number', 'Number');
 		const presence = params.text('presence', 'Presence');
 		if (!PRESENCES.includes(presence)) {
-			params.fail('Presence', `must be one of ${PRESENCES.join(', ')}, not "${presence}"`);
+			params.fail('Presence', `must be one of ${PRESENCES.join(', ')}, not ${quoted(presence)}`);
 		}
-		const delay = params.number('delay', 'Duration (Ms)', { min: 0, integer: true });
-		return dialect.presenceBody(number, presence, delay);
+		const delay = params.number('delay', 'Duration (ms)', { min: 0, max: MAX_DELAY_MS, integer: true });
+		return dialect.presenceStyle === 'flat'
+			? { number, presence, delay }
+			: { number, options: { delay, presence, number } };
 	},
 };

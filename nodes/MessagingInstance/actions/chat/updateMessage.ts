@@ -1,3 +1,5 @@
+import { messageKeyProperties, readMessageKey } from '../fields';
+import { quoted } from '../normalise';
 import type { Operation } from '../types';
 
 export const updateMessage: Operation = {
@@ -26,48 +28,20 @@ export const updateMessage: Operation = {
 			required: true,
 			description: 'The new content of the message',
 		},
-		{
-			displayName: 'Chat (Remote JID)',
-			name: 'remoteJid',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: '5511999990000@s.whatsapp.net',
-			description: 'The chat of the message: its key.remoteJid',
-		},
-		{
-			displayName: 'Message ID',
-			name: 'messageId',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: '3EB0C431C26A1916E07A',
-			description: 'ID of the message to edit: its key.ID',
-		},
-		{
-			displayName: 'From Me',
-			name: 'fromMe',
-			type: 'boolean',
-			default: true,
-			description: 'Whether the message was sent by this instance (only your own messages can be edited)',
-		},
+		...messageKeyProperties('to edit (only your own messages can be edited)', true),
 	],
-	route: () => '/chat/updateMessage',
+	path: '/chat/updateMessage',
 	buildBody: (params, dialect) => {
 		const number = params.recipient('number', 'Number');
 		// The documented dialect carries the number as an integer, so it must be a phone number.
 		const digits = number.includes('@') ? number.slice(0, number.indexOf('@')) : number;
 		if (!/^\d+$/.test(digits)) {
-			params.fail('Number', `must be a phone number with country code, not "${number}"`);
+			params.fail('Number', `must be a phone number with country code, not ${quoted(number)}`);
 		}
 		return {
-			number: dialect.updateMessageNumber(digits),
+			number: dialect.updateMessageNumberIsInteger ? Number(digits) : digits,
 			text: params.text('text', 'New Text'),
-			key: {
-				remoteJid: params.recipient('remoteJid', 'Chat (Remote JID)'),
-				fromMe: params.flag('fromMe'),
-				id: params.text('messageId', 'Message ID').trim(),
-			},
+			key: readMessageKey(params),
 		};
 	},
 };

@@ -2,21 +2,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ItemParameters } from '../parameters';
 
-export const RECIPIENT_HINT =
-	'With country code: digits, or as pasted (+55 (11) 99999-0000 becomes 5511999990000). A JID such as 5511999990000@s.whatsapp.net or a group 120363000000000000@g.us is sent as typed.';
-
-export function recipientProperty(description = 'Who receives the message'): INodeProperties {
-	return {
-		displayName: 'Number',
-		name: 'number',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: '5511999990000',
-		description,
-		hint: RECIPIENT_HINT,
-	};
-}
+/** The longest wait a send may ask the server for: a timer past 2^31 ms would overflow. */
+export const MAX_DELAY_MS = 300_000;
 
 /** The `options` collection shared by Send Text, Send List, Send Buttons and Send Location. */
 export const messageOptionsProperty: INodeProperties = {
@@ -27,10 +14,10 @@ export const messageOptionsProperty: INodeProperties = {
 	default: {},
 	options: [
 		{
-			displayName: 'Delay (Ms)',
+			displayName: 'Delay (ms)',
 			name: 'delay',
 			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 0 },
+			typeOptions: { minValue: 0, maxValue: MAX_DELAY_MS, numberPrecision: 0 },
 			default: 1200,
 			description:
 				'How long, in milliseconds, the recipient sees "typing…" before the message arrives. The request waits that long.',
@@ -77,19 +64,22 @@ export const messageOptionsProperty: INodeProperties = {
 
 /** The optional fields of a message send: only those the user added are sent. */
 export function messageOptions(params: ItemParameters): IDataObject {
-	const options = params.collection('options');
+	const options = params.collection('options', 'Options');
 	const body: IDataObject = {};
 	if (options.delay !== undefined) {
-		body.delay = params.checkNumber(options.delay, 'Options: Delay (Ms)', { min: 0, integer: true });
+		body.delay = params.checkNumber(options.delay, 'Options: Delay (ms)', { min: 0, max: MAX_DELAY_MS, integer: true });
 	}
-	if (options.linkPreview !== undefined) body.linkPreview = options.linkPreview === true;
-	if (options.mentionsEveryOne !== undefined) body.mentionsEveryOne = options.mentionsEveryOne === true;
+	if (options.linkPreview !== undefined) body.linkPreview = params.checkFlag(options.linkPreview, 'Options: Link Preview');
+	if (options.mentionsEveryOne !== undefined) {
+		body.mentionsEveryOne = params.checkFlag(options.mentionsEveryOne, 'Options: Mention Everyone');
+	}
 	if (options.mentioned !== undefined) {
 		const mentioned = params.checkRecipientList(options.mentioned, 'Options: Mentioned Numbers');
-		if (mentioned.length > 0) body.mentioned = [...new Set(mentioned)];
+		if (mentioned.length > 0) body.mentioned = mentioned;
 	}
-	const quotedId = String(options.quotedMessageId ?? '').trim();
-	const quotedText = options.quotedText === undefined ? undefined : String(options.quotedText);
+	const quotedId = params.checkText(options.quotedMessageId, 'Options: Quoted Message ID').trim();
+	const quotedText =
+		options.quotedText === undefined ? undefined : params.checkText(options.quotedText, 'Options: Quoted Message Text');
 	if (quotedId !== '') {
 		body.quoted = {
 			key: { id: quotedId },

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ListButton } from '../../../shared/dialect';
 import type { Operation } from '../types';
-import { messageOptions, messageOptionsProperty, recipientProperty } from './common';
+import { recipientProperty } from '../fields';
+import { messageOptions, messageOptionsProperty } from './common';
 
 const MAX_BUTTONS = 3;
 
@@ -79,32 +79,33 @@ export const sendButtons: Operation = {
 		},
 		messageOptionsProperty,
 	],
-	route: () => '/message/sendButtons',
+	path: '/message/sendButtons',
 	buildBody: (params, dialect) => {
 		const number = params.recipient('number', 'Number');
 		const title = params.text('title', 'Title');
 		const description = params.text('description', 'Description');
-		const footer = params.textOrEmpty('footer');
-		const given = params.raw<{ button?: IDataObject[] }>('buttons', {}).button ?? [];
+		const footer = params.textOrEmpty('footer', 'Footer');
+		const given = (params.collection('buttons', 'Buttons').button ?? []) as IDataObject[];
+		if (!Array.isArray(given)) params.fail('Buttons', 'must be a list of buttons');
 		if (given.length === 0) params.fail('Buttons', 'needs at least one button');
 		if (given.length > MAX_BUTTONS) {
 			params.fail('Buttons', `has ${given.length} buttons; the server accepts at most ${MAX_BUTTONS}`);
 		}
-		const buttons: ListButton[] = given.map((button, b) => {
-			const displayText = String(button.displayText ?? '');
-			if (displayText.trim() === '') params.fail(`Buttons: button ${b + 1} display text`, 'is required');
-			return {
-				title: String(button.title ?? ''),
-				displayText,
-				id: String(button.id ?? ''),
-			};
+		const buttons = given.map((button, b) => {
+			const where = `Buttons: button ${b + 1}`;
+			const displayText = params.checkText(button?.displayText, `${where} display text`);
+			if (displayText.trim() === '') params.fail(`${where} display text`, 'is required');
+			const id = params.checkText(button.id, `${where} ID`);
+			return dialect.buttonStyle === 'reply'
+				? { type: 'reply', displayText, id }
+				: { title: params.checkText(button.title, `${where} title`), displayText, id };
 		});
 		return {
 			number,
 			title,
 			description,
 			...(footer === '' ? {} : { footer }),
-			buttons: dialect.buttons(buttons),
+			buttons,
 			...messageOptions(params),
 		};
 	},

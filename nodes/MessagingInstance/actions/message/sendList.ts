@@ -1,11 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ListSection } from '../../../shared/dialect';
 import type { Operation } from '../types';
-import { messageOptions, messageOptionsProperty, recipientProperty } from './common';
+import { recipientProperty } from '../fields';
+import { messageOptions, messageOptionsProperty } from './common';
 
 interface SectionsParameter {
-	section?: Array<{ title?: string; rows?: { row?: Array<IDataObject> } }>;
+	section?: Array<{ title?: unknown; rows?: { row?: IDataObject[] } }>;
+}
+
+interface ListSection {
+	title: string;
+	rows: Array<{ title: string; description: string; rowId: string }>;
 }
 
 export const sendList: Operation = {
@@ -112,29 +117,31 @@ export const sendList: Operation = {
 		},
 		messageOptionsProperty,
 	],
-	route: () => '/message/sendList',
+	path: '/message/sendList',
 	buildBody: (params, dialect) => {
 		const number = params.recipient('number', 'Number');
 		const title = params.text('title', 'Title');
 		const description = params.text('description', 'Description');
 		const buttonText = params.text('buttonText', 'Button Text');
-		const footer = params.textOrEmpty('footerText');
-		const given = params.raw<SectionsParameter>('sections', {}).section ?? [];
-		if (given.length === 0) params.fail('Sections', 'needs at least one section');
+		const footer = params.textOrEmpty('footerText', 'Footer Text');
+		const given = params.collection('sections', 'Sections').section as SectionsParameter['section'];
+		if (given !== undefined && !Array.isArray(given)) params.fail('Sections', 'must be a list of sections');
+		if (!given || given.length === 0) return params.fail('Sections', 'needs at least one section');
 		const sections: ListSection[] = given.map((section, s) => {
-			const rows = section.rows?.row ?? [];
-			if (rows.length === 0) params.fail(`Sections: section ${s + 1}`, 'needs at least one row');
+			const rows = section?.rows?.row ?? [];
+			if (!Array.isArray(rows) || rows.length === 0) params.fail(`Sections: section ${s + 1}`, 'needs at least one row');
 			return {
-				title: String(section.title ?? ''),
+				title: params.checkText(section.title, `Sections: section ${s + 1} title`),
 				rows: rows.map((row, r) => {
-					const rowTitle = String(row.title ?? '');
+					const where = `Sections: section ${s + 1}, row ${r + 1}`;
+					const rowTitle = params.checkText(row?.title, `${where} title`);
 					if (rowTitle.trim() === '') {
-						params.fail(`Sections: section ${s + 1}, row ${r + 1} title`, 'is required');
+						params.fail(`${where} title`, 'is required');
 					}
 					return {
 						title: rowTitle,
-						description: String(row.description ?? ''),
-						rowId: String(row.rowId ?? ''),
+						description: params.checkText(row.description, `${where} description`),
+						rowId: params.checkText(row.rowId, `${where} ID`),
 					};
 				}),
 			};
@@ -144,7 +151,9 @@ export const sendList: Operation = {
 			title,
 			description,
 			buttonText,
-			...dialect.listBody(sections, footer === '' ? undefined : footer),
+			// The documented dialect leaves an empty footer out; v2 requires the field, even as "".
+			...(footer !== '' || dialect.listFooterRequired ? { footerText: footer } : {}),
+			[dialect.listSectionsField]: sections,
 			...messageOptions(params),
 		};
 	},

@@ -1,5 +1,6 @@
 import type { Operation } from '../types';
-import { messageOptions, messageOptionsProperty, recipientProperty } from './common';
+import { recipientProperty } from '../fields';
+import { messageOptions, messageOptionsProperty } from './common';
 
 export const sendLocation: Operation = {
 	resource: 'message',
@@ -47,7 +48,7 @@ export const sendLocation: Operation = {
 		},
 		messageOptionsProperty,
 	],
-	route: () => '/message/sendLocation',
+	path: '/message/sendLocation',
 	buildBody: (params) => ({
 		number: params.recipient('number', 'Number'),
 		name: params.text('name', 'Name'),

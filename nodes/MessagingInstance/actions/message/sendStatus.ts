@@ -1,4 +1,4 @@
-import { isHexColour } from '../../../shared/normalise';
+import { isHexColour, quoted } from '../normalise';
 import type { Operation } from '../types';
 
 export const STATUS_FONTS = [
@@ -80,20 +80,20 @@ export const sendStatus: Operation = {
 			displayOptions: { show: { allContacts: [false] } },
 		},
 	],
-	route: () => '/message/sendStatus',
+	path: '/message/sendStatus',
 	buildBody: (params, dialect) => {
 		const type = params.text('type', 'Type');
 		if (!dialect.statusTypes.includes(type)) {
-			params.fail('Type', `"${type}" is not accepted by a ${dialect.label} server (use ${dialect.statusTypes.join(', ')})`);
+			params.fail('Type', `${quoted(type)} is not accepted by a ${dialect.label} server (use ${dialect.statusTypes.join(', ')})`);
 		}
 		const content = params.text('content', 'Content');
-		const caption = params.textOrEmpty('caption');
+		const caption = params.textOrEmpty('caption', 'Caption');
 		const backgroundColor = params.text('backgroundColor', 'Background Color').trim();
 		if (!isHexColour(backgroundColor)) {
-			params.fail('Background Color', `must be a colour as #RRGGBB, not "${backgroundColor}"`);
+			params.fail('Background Color', `must be a colour as #RRGGBB, not ${quoted(backgroundColor)}`);
 		}
 		const font = params.number('font', 'Font', { min: 1, max: 5, integer: true });
-		const allContacts = params.flag('allContacts');
+		const allContacts = params.flag('allContacts', 'Send to All Contacts');
 		const jids = allContacts ? [] : params.recipientList('statusJidList', 'Status Recipients');
 		if (!allContacts && jids.length === 0) {
 			params.fail('Status Recipients', 'needs at least one JID when "Send to All Contacts" is off');
@@ -105,7 +105,7 @@ export const sendStatus: Operation = {
 			backgroundColor,
 			font,
 			allContacts,
-			...dialect.statusJidList(allContacts, jids),
+			...(!allContacts || dialect.statusJidListAlways ? { statusJidList: jids } : {}),
 		};
 	},
 };

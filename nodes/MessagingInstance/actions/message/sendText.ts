@@ -1,5 +1,6 @@
 import type { Operation } from '../types';
-import { messageOptions, messageOptionsProperty, recipientProperty } from './common';
+import { recipientProperty } from '../fields';
+import { messageOptions, messageOptionsProperty } from './common';
 
 export const sendText: Operation = {
 	resource: 'message',
@@ -20,7 +21,7 @@ export const sendText: Operation = {
 		},
 		messageOptionsProperty,
 	],
-	route: () => '/message/sendText',
+	path: '/message/sendText',
 	buildBody: (params) => ({
 		number: params.recipient('number', 'Number'),
 		text: params.text('text', 'Text'),
