@@ -80,7 +80,7 @@ export function readMessageKey(
 	chatParameter = 'remoteJid',
 ): MessageKey {
 	return {
-		remoteJid: params.recipient(chatParameter, labels.remoteJid),
+		remoteJid: params.recipient(chatParameter, labels.remoteJid, true),
 		fromMe: params.flag('fromMe', labels.fromMe),
 		id: params.text('messageId', labels.messageId).trim(),
 	};

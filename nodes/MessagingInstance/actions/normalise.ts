@@ -20,17 +20,24 @@ export function quoted(value: string): string {
 	return `"${value.slice(0, end)}…" (${value.length} characters)`;
 }
 
+/** A JID whose user part is a phone number or a group id: what the number fields accept. */
+const NUMBER_JID = /^\d+(-\d+)?@[a-z0-9.]+$/i;
+/** Any JID, such as `status@broadcast`: what a message key's chat may be. */
+const ANY_JID = /^[^@\s]+@[a-z0-9.]+$/i;
+
 /**
  * A phone number loses `+`, spaces, dashes, dots and parentheses; a JID (anything with `@`)
- * goes as typed, trimmed. No JID domain is ever invented.
+ * goes as typed, trimmed, when it has the form `<number>@<domain>` (with `anyJid`, any user
+ * part). No JID domain is ever invented.
  */
-export function normaliseRecipient(raw: string): Normalised {
+export function normaliseRecipient(raw: string, anyJid = false): Normalised {
 	const trimmed = raw.trim();
 	if (trimmed === '') return { problem: 'is required' };
 	if (trimmed.includes('@')) {
-		return /\s/.test(trimmed)
-			? { problem: `is not a valid JID (${quoted(trimmed)} contains spaces)` }
-			: { value: trimmed };
+		if (/\s/.test(trimmed)) return { problem: `is not a valid JID (${quoted(trimmed)} contains spaces)` };
+		return (anyJid ? ANY_JID : NUMBER_JID).test(trimmed)
+			? { value: trimmed }
+			: { problem: `is not a valid JID (${quoted(trimmed)}); expected the form 5511999990000@s.whatsapp.net` };
 	}
 	const digits = trimmed.replace(PHONE_PUNCTUATION, '');
 	if (!/\d/.test(digits)) return { problem: `has no digits (${quoted(trimmed)})` };

@@ -187,16 +187,17 @@ export class ItemParameters {
 	}
 
 	/** A phone number (normalised to digits) or a JID (trimmed). */
-	recipient(name: string, label: string): string {
-		return this.checkRecipient(this.raw<unknown>(name, ''), label);
+	recipient(name: string, label: string, anyJid = false): string {
+		return this.checkRecipient(this.raw<unknown>(name, ''), label, anyJid);
 	}
 
-	checkRecipient(value: unknown, label: string): string {
+	/** With `anyJid`, a JID with any user part (a message key's chat, e.g. `status@broadcast`). */
+	checkRecipient(value: unknown, label: string, anyJid = false): string {
 		if (typeof value === 'number' && !Number.isSafeInteger(value)) {
 			// 5511999990000.5 or a number past 2^53 would be sent as other digits.
 			this.fail(label, 'must be a phone number with country code, written as text or as a whole number');
 		}
-		const normalised = normaliseRecipient(this.checkText(value, label));
+		const normalised = normaliseRecipient(this.checkText(value, label), anyJid);
 		if ('problem' in normalised) {
 			this.fail(
 				label,
