@@ -78,12 +78,12 @@ describe.each(['documented', 'v2'] as const)('hostile input (%s)', (dialect) => 
 
 	describe('waits beyond what a timer can hold are refused', () => {
 		test.each([2 ** 31, 2 ** 31 - 1, 300_001])('a delay of %i ms', async (delay) => {
-			await refused({ ...text, options: { delay } }, /^"Options: Delay \(ms\)" must be between 0 and 300000 \[item 0\]$/);
+			await refused({ ...text, options: { delay } }, /^"Options: Delay \(Milliseconds\)" must be between 0 and 300000 \[item 0\]$/);
 		});
 		test('a presence duration of 2^31 ms', async () => {
 			await refused(
 				{ resource: 'chat', operation: 'sendPresence', number: '5511999990000', presence: 'composing', delay: 2 ** 31 },
-				/^"Duration \(ms\)" must be between 0 and 300000 \[item 0\]$/,
+				/^"Duration \(Milliseconds\)" must be between 0 and 300000 \[item 0\]$/,
 			);
 		});
 	});

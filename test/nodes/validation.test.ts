@@ -41,7 +41,7 @@ const rules: Array<[string, INodeParameters, RegExp]> = [
 	['a webhook URL that is not http(s)', { ...webhook, url: 'ftp://x' }, /^"URL" must be an http\(s\) address/],
 	['a quoted text without its message id', { ...text, options: { quotedText: 'orig' } }, /^"Options: Quoted Message ID" is required when a quoted text is set/],
 	['a mentioned entry with no digits', { ...text, options: { mentioned: '5511999990000, abc' } }, /^"Options: Mentioned Numbers \(entry 2\)" has no digits \("abc"\) \[item 0\]$/],
-	['a negative delay', { ...text, options: { delay: -5 } }, /^"Options: Delay \(ms\)" must be between 0 and 300000 \[item 0\]$/],
+	['a negative delay', { ...text, options: { delay: -5 } }, /^"Options: Delay \(Milliseconds\)" must be between 0 and 300000 \[item 0\]$/],
 	['a numbers list with no numbers', { resource: 'chat', operation: 'checkNumbers', numbers: ' ,\n ' }, /^"Numbers" needs at least one number/],
 	['a presence outside the list', { resource: 'chat', operation: 'sendPresence', number: '5511999990000', presence: 'typing', delay: 10 }, /^"Presence" must be one of composing, recording, paused, available, unavailable/],
 ];

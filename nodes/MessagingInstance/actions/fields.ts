@@ -38,6 +38,14 @@ export const MESSAGE_KEY_LABELS: MessageKeyLabels = {
 
 /** The message key as parameters `remoteJid`, `messageId` and `fromMe`. */
 export function messageKeyProperties(purpose: string, fromMeDefault = false): INodeProperties[] {
+	const fromMe: INodeProperties = {
+		displayName: MESSAGE_KEY_LABELS.fromMe,
+		name: 'fromMe',
+		type: 'boolean',
+		default: false,
+		description: 'Whether the message was sent by this instance (its key.fromMe)',
+	};
+	if (fromMeDefault) fromMe.default = true;
 	return [
 		{
 			displayName: MESSAGE_KEY_LABELS.remoteJid,
@@ -57,13 +65,7 @@ export function messageKeyProperties(purpose: string, fromMeDefault = false): IN
 			placeholder: '3EB0C431C26A1916E07A',
 			description: `ID of the message ${purpose}: its key.ID (the trigger outputs it as messageId)`,
 		},
-		{
-			displayName: MESSAGE_KEY_LABELS.fromMe,
-			name: 'fromMe',
-			type: 'boolean',
-			default: fromMeDefault,
-			description: 'Whether the message was sent by this instance (its key.fromMe)',
-		},
+		fromMe,
 	];
 }
 

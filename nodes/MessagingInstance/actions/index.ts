@@ -57,7 +57,7 @@ export function findOperation(resource: string, operation: string): Operation | 
 const shownResources = RESOURCES.filter((resource) => OPERATIONS.some((operation) => operation.resource === resource.value));
 
 function operationDropdown(resource: ResourceEntry): INodeProperties {
-	return {
+	const dropdown: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
@@ -66,8 +66,11 @@ function operationDropdown(resource: ResourceEntry): INodeProperties {
 		options: OPERATIONS.filter((operation) => operation.resource === resource.value)
 			.map(({ name, value, action, description }) => ({ name, value, action, description }))
 			.sort((a, b) => a.name.localeCompare(b.name)),
-		default: resource.defaultOperation,
+		default: '',
 	};
+	// Set apart from the literal: the value comes from the resource table.
+	dropdown.default = resource.defaultOperation;
+	return dropdown;
 }
 
 function shownFor(operation: Operation, property: INodeProperties): INodeProperties {

@@ -28,7 +28,7 @@ export const sendPresence: Operation = {
 			description: 'What the contact sees',
 		},
 		{
-			displayName: 'Duration (ms)',
+			displayName: 'Duration (Milliseconds)',
 			name: 'delay',
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: MAX_DELAY_MS, numberPrecision: 0 },
@@ -44,7 +44,7 @@ export const sendPresence: Operation = {
 		if (!PRESENCES.includes(presence)) {
 			params.fail('Presence', `must be one of ${PRESENCES.join(', ')}, not ${quoted(presence)}`);
 		}
-		const delay = params.number('delay', 'Duration (ms)', { min: 0, max: MAX_DELAY_MS, integer: true });
+		const delay = params.number('delay', 'Duration (Milliseconds)', { min: 0, max: MAX_DELAY_MS, integer: true });
 		return dialect.presenceStyle === 'flat'
 			? { number, presence, delay }
 			: { number, options: { delay, presence, number } };

@@ -14,7 +14,7 @@ export const messageOptionsProperty: INodeProperties = {
 	default: {},
 	options: [
 		{
-			displayName: 'Delay (ms)',
+			displayName: 'Delay (Milliseconds)',
 			name: 'delay',
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: MAX_DELAY_MS, numberPrecision: 0 },
@@ -67,7 +67,7 @@ export function messageOptions(params: ItemParameters): IDataObject {
 	const options = params.collection('options', 'Options');
 	const body: IDataObject = {};
 	if (options.delay !== undefined) {
-		body.delay = params.checkNumber(options.delay, 'Options: Delay (ms)', { min: 0, max: MAX_DELAY_MS, integer: true });
+		body.delay = params.checkNumber(options.delay, 'Options: Delay (Milliseconds)', { min: 0, max: MAX_DELAY_MS, integer: true });
 	}
 	if (options.linkPreview !== undefined) body.linkPreview = params.checkFlag(options.linkPreview, 'Options: Link Preview');
 	if (options.mentionsEveryOne !== undefined) {
