@@ -1,4 +1,4 @@
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { run, sent, useSandbox } from './helpers';
 
@@ -15,7 +15,7 @@ const status = { resource: 'message', operation: 'sendStatus', type: 'text', con
 describe.each(['documented', 'v2'] as const)('hostile input (%s)', (dialect) => {
 	const sandbox = useSandbox(dialect);
 
-	async function refused(parameters: INodeParameters, message: RegExp, items?: Array<Record<string, unknown>>) {
+	async function refused(parameters: INodeParameters, message: RegExp, items?: IDataObject[]) {
 		const result = await run(sandbox.current, parameters, { items });
 		expect(result.error?.name).toBe('NodeOperationError');
 		expect(result.error?.message).toMatch(message);
@@ -45,7 +45,7 @@ describe.each(['documented', 'v2'] as const)('hostile input (%s)', (dialect) => 
 			['a list as text', ['a', 'b'], /^"Text" must be text, not a list \[item 0\]$/],
 		])('%s', async (_title, value) => {
 			const expected = Array.isArray(value) ? /^"Text" must be text, not a list \[item 0\]$/ : /^"Text" must be text, not an object \[item 0\]$/;
-			await refused({ ...text, text: '={{ $json.value }}' }, expected, [{ value }]);
+			await refused({ ...text, text: '={{ $json.value }}' }, expected, [{ value: value as IDataObject }]);
 		});
 
 		test.each<[string, number]>([

@@ -4,12 +4,19 @@ import { archiveChat } from './chat/archive';
 import { checkNumbers } from './chat/checkNumbers';
 import { sendPresence } from './chat/sendPresence';
 import { updateMessage } from './chat/updateMessage';
+import { downloadMedia } from './message/downloadMedia';
+import { sendAudio } from './message/sendAudio';
 import { sendButtons } from './message/sendButtons';
+import { sendContact } from './message/sendContact';
 import { sendList } from './message/sendList';
 import { sendLocation } from './message/sendLocation';
+import { sendMedia } from './message/sendMedia';
+import { sendPoll } from './message/sendPoll';
 import { sendReaction } from './message/sendReaction';
 import { sendStatus } from './message/sendStatus';
+import { sendSticker } from './message/sendSticker';
 import { sendText } from './message/sendText';
+import { sendVideoNote } from './message/sendVideoNote';
 import { setSettings } from './settings/set';
 import type { Operation, Resource } from './types';
 import { setWebhook } from './webhook/set';
@@ -22,6 +29,13 @@ export const OPERATIONS: readonly Operation[] = [
 	sendLocation,
 	sendStatus,
 	sendReaction,
+	sendMedia,
+	sendAudio,
+	sendSticker,
+	sendVideoNote,
+	sendContact,
+	sendPoll,
+	downloadMedia,
 	archiveChat,
 	checkNumbers,
 	updateMessage,
@@ -41,7 +55,7 @@ interface ResourceEntry {
 /** Resources in the order of the dropdown; one without operations is not shown. */
 const RESOURCES: ResourceEntry[] = [
 	{ name: 'Chat', value: 'chat', description: 'Archive chats, check numbers, edit messages, show presence', defaultOperation: 'checkNumbers' },
-	{ name: 'Message', value: 'message', description: 'Send texts, lists, buttons, locations, statuses and reactions', defaultOperation: 'sendText' },
+	{ name: 'Message', value: 'message', description: 'Send texts, media, contacts, polls, lists, buttons, locations, statuses and reactions; download media', defaultOperation: 'sendText' },
 	{ name: 'Setting', value: 'settings', description: 'Behaviour of the instance', defaultOperation: 'set' },
 	{ name: 'Webhook', value: 'webhook', description: 'Where the instance delivers its events', defaultOperation: 'set' },
 ];

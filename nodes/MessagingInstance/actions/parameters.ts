@@ -224,6 +224,30 @@ export class ItemParameters {
 		return unique(items.map((item, position) => this.checkRecipient(item, `${label} (entry ${position + 1})`)));
 	}
 
+	/**
+	 * A file of the item's binary data, read with n8n's helpers (so data kept on disk or in
+	 * the database works too). A missing or empty file names the field, the item and the
+	 * files the item does have.
+	 */
+	async binaryFile(name: string, label: string): Promise<{ data: Buffer; mimeType: string; fileName?: string }> {
+		const property = this.text(name, label).trim();
+		const item = this.source.ctx.getInputData()[this.itemIndex];
+		const binary = item?.binary?.[property];
+		if (!binary) {
+			const present = Object.keys(item?.binary ?? {});
+			this.fail(
+				label,
+				`names no file of this item ("${property}")`,
+				present.length > 0
+					? `The item's binary fields are: ${present.slice(0, 10).join(', ')}. Enter one of them.`
+					: 'The item has no binary data. Add a node before this one that reads or makes a file (e.g. Read/Write Files, HTTP Request, Convert to File).',
+			);
+		}
+		const data = await this.source.ctx.helpers.getBinaryDataBuffer(this.itemIndex, property);
+		if (data.length === 0) this.fail(label, `names an empty file ("${property}")`);
+		return { data, mimeType: binary.mimeType, fileName: binary.fileName };
+	}
+
 	/** An options collection: an object, or nothing. */
 	collection(name: string, label = name): IDataObject {
 		const value = this.raw<unknown>(name, {});

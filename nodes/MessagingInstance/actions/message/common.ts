@@ -5,7 +5,7 @@ import type { ItemParameters } from '../parameters';
 /** The longest wait a send may ask the server for: a timer past 2^31 ms would overflow. */
 export const MAX_DELAY_MS = 300_000;
 
-/** The `options` collection shared by Send Text, Send List, Send Buttons and Send Location. */
+/** The `options` collection shared by the message sends. */
 export const messageOptionsProperty: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
@@ -61,6 +61,17 @@ export const messageOptionsProperty: INodeProperties = {
 		},
 	],
 };
+
+/** The options of a media send: those of a message but the link preview, plus what is set apart. */
+export function mediaOptionsProperty(extra: INodeProperties[] = []): INodeProperties {
+	return {
+		...messageOptionsProperty,
+		options: [
+			...(messageOptionsProperty.options as INodeProperties[]).filter((option) => option.name !== 'linkPreview'),
+			...extra,
+		].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	};
+}
 
 /** The optional fields of a message send: only those the user added are sent. */
 export function messageOptions(params: ItemParameters): IDataObject {

@@ -1,0 +1,229 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { recipientProperty } from '../fields';
+import { quoted } from '../normalise';
+import type { ItemParameters } from '../parameters';
+import type { Operation } from '../types';
+import { mediaOptionsProperty, messageOptions } from './common';
+
+/**
+ * Where a media send takes its file from — an n8n binary field (the default: what the node
+ * before it made), a URL, or base64 text — and the checks a real v2.x server would fail on
+ * later or never: it refuses a URL without a top-level domain ("Owned media must be a url or
+ * base64") and lets an empty string through.
+ */
+
+export type MediaKind = 'image' | 'video' | 'audio' | 'document';
+
+export interface MediaFile {
+	/** The URL, or the file as raw base64 (no `data:` prefix). */
+	media: string;
+	fromUrl: boolean;
+	mimeType?: string;
+	fileName?: string;
+}
+
+/** Extensions the MIME type of a file name or URL is read from, and back. */
+const MIME_BY_EXTENSION: Record<string, string> = {
+	jpg: 'image/jpeg',
+	jpeg: 'image/jpeg',
+	png: 'image/png',
+	gif: 'image/gif',
+	webp: 'image/webp',
+	mp4: 'video/mp4',
+	'3gp': 'video/3gpp',
+	mov: 'video/quicktime',
+	mp3: 'audio/mpeg',
+	ogg: 'audio/ogg',
+	opus: 'audio/opus',
+	m4a: 'audio/mp4',
+	aac: 'audio/aac',
+	wav: 'audio/wav',
+	amr: 'audio/amr',
+	pdf: 'application/pdf',
+	txt: 'text/plain',
+	csv: 'text/csv',
+	json: 'application/json',
+	zip: 'application/zip',
+	doc: 'application/msword',
+	docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+	xls: 'application/vnd.ms-excel',
+	xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+	ppt: 'application/vnd.ms-powerpoint',
+	pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+};
+
+function extensionOf(name: string): string | undefined {
+	const match = /\.([A-Za-z0-9]{1,8})$/.exec(name);
+	return match ? match[1].toLowerCase() : undefined;
+}
+
+export function mimeTypeOf(name: string): string | undefined {
+	const extension = extensionOf(name);
+	return extension ? MIME_BY_EXTENSION[extension] : undefined;
+}
+
+function extensionFor(mimeType: string): string | undefined {
+	const bare = mimeType.split(';')[0].trim().toLowerCase();
+	return Object.keys(MIME_BY_EXTENSION).find((extension) => MIME_BY_EXTENSION[extension] === bare);
+}
+
+/** The media type a MIME type carries. */
+export function kindOf(mimeType: string | undefined): MediaKind {
+	const top = mimeType?.split('/')[0].toLowerCase();
+	return top === 'image' || top === 'video' || top === 'audio' ? top : 'document';
+}
+
+const SOURCE_PARAMETERS: Record<string, string> = { binary: 'binaryPropertyName', url: 'mediaUrl', base64: 'mediaBase64' };
+
+/** The source picker and its three fields; `what` says what the file is ("image", "voice note"). */
+export function mediaSourceProperties(what: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'File Source',
+			name: 'mediaSource',
+			type: 'options',
+			default: 'binary',
+			options: [
+				{ name: 'Binary File', value: 'binary', description: 'A file of the input item (from the node before this one)' },
+				{ name: 'URL', value: 'url', description: 'An address on the internet the server downloads the file from' },
+				{ name: 'Base64 Text', value: 'base64', description: 'The file as base64 text' },
+			],
+			description: `Where the ${what} comes from`,
+		},
+		{
+			displayName: 'Input Binary Field',
+			name: SOURCE_PARAMETERS.binary,
+			type: 'string',
+			default: 'data',
+			required: true,
+			displayOptions: { show: { mediaSource: ['binary'] } },
+			hint: 'The name of the input binary field containing the file to be sent',
+		},
+		{
+			displayName: 'URL',
+			name: SOURCE_PARAMETERS.url,
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://example.com/file.pdf',
+			displayOptions: { show: { mediaSource: ['url'] } },
+			description: `Address of the ${what}. The server downloads it, so it must be reachable from the server and have a domain (not localhost).`,
+		},
+		{
+			displayName: 'Base64 Data',
+			name: SOURCE_PARAMETERS.base64,
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			required: true,
+			displayOptions: { show: { mediaSource: ['base64'] } },
+			description: `The ${what} as base64 text (a data: URL prefix is allowed)`,
+		},
+	];
+}
+
+/** An http(s) address with a top-level domain: the only kind of URL a v2.x server downloads. */
+function checkMediaUrl(params: ItemParameters, url: string): void {
+	let parsed: URL | undefined;
+	try {
+		parsed = url.length <= 8_192 ? new URL(url) : undefined;
+	} catch {
+		parsed = undefined;
+	}
+	const host = parsed?.hostname ?? '';
+	const topLevel = host.slice(host.lastIndexOf('.') + 1);
+	if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || !host.includes('.') || !/^[a-z]{2,63}$/i.test(topLevel)) {
+		params.fail(
+			'URL',
+			`must be an http(s) address with a domain, such as https://example.com/file.pdf, not ${quoted(url)}`,
+			'The server downloads the file itself and refuses addresses without a top-level domain (localhost, a bare IP address or host name). Send the file as binary data instead.',
+		);
+	}
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Reads the file of one item from the chosen source and checks it before anything is sent. */
+export async function readMedia(params: ItemParameters, options: IDataObject): Promise<MediaFile> {
+	const source = params.text('mediaSource', 'File Source');
+	let file: MediaFile;
+	if (source === 'binary') {
+		const binary = await params.binaryFile(SOURCE_PARAMETERS.binary, 'Input Binary Field');
+		file = { media: binary.data.toString('base64'), fromUrl: false, mimeType: binary.mimeType, fileName: binary.fileName };
+	} else if (source === 'url') {
+		const url = params.text(SOURCE_PARAMETERS.url, 'URL').trim();
+		checkMediaUrl(params, url);
+		const fileName = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '') || undefined;
+		file = { media: url, fromUrl: true, fileName, mimeType: fileName ? mimeTypeOf(fileName) : undefined };
+	} else if (source === 'base64') {
+		const given = params.text(SOURCE_PARAMETERS.base64, 'Base64 Data').trim();
+		const prefix = /^data:([^;,]{1,200})?(;[^,]{0,200})?;base64,/.exec(given);
+		const media = (prefix ? given.slice(prefix[0].length) : given).replace(/\s+/g, '');
+		if (media === '' || media.length % 4 !== 0 || !BASE64.test(media)) {
+			params.fail('Base64 Data', 'is not base64 text', 'Give the file as base64 (A–Z, a–z, 0–9, +, / and = padding), with or without a data: URL prefix.');
+		}
+		file = { media, fromUrl: false, mimeType: prefix?.[1] };
+	} else {
+		return params.fail('File Source', `must be binary, url or base64, not ${quoted(source)}`);
+	}
+	const mimeType = params.checkText(options.mimeType, 'Options: MIME Type').trim();
+	const fileName = params.checkText(options.fileName, 'Options: File Name').trim();
+	if (mimeType !== '') {
+		if (!/^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/.test(mimeType) || mimeType.length > 255) {
+			params.fail('Options: MIME Type', `must be a MIME type such as application/pdf, not ${quoted(mimeType)}`);
+		}
+		file.mimeType = mimeType;
+	}
+	if (fileName !== '') file.fileName = fileName;
+	file.mimeType ??= file.fileName ? mimeTypeOf(file.fileName) : undefined;
+	return file;
+}
+
+/** Refuses a file whose MIME type the chosen media type cannot carry; a file of unknown type goes as it is. */
+export function checkKind(params: ItemParameters, kind: MediaKind, file: MediaFile, label: string): void {
+	if (kind === 'document' || file.mimeType === undefined) return;
+	if (kindOf(file.mimeType) !== kind) {
+		params.fail(label, `is ${kind}, but the file is ${quoted(file.mimeType)}`, `Choose a ${kindOf(file.mimeType)} type, or send the file as a document.`);
+	}
+}
+
+/** A file name with the extension of its MIME type when it has none (what the recipient sees). */
+export function fileNameFor(file: MediaFile, fallbackBase: string): string | undefined {
+	const extension = file.mimeType ? extensionFor(file.mimeType) : undefined;
+	if (file.fileName) return extensionOf(file.fileName) || !extension ? file.fileName : `${file.fileName}.${extension}`;
+	return extension ? `${fallbackBase}.${extension}` : undefined;
+}
+
+/**
+ * Voice note, sticker and video note: one file in one field of the body, with the options of
+ * a message. `kind` is what the file must be.
+ */
+export function singleFileSend(spec: {
+	value: string;
+	name: string;
+	action: string;
+	description: string;
+	path: string;
+	field: string;
+	kind: MediaKind;
+	what: string;
+}): Operation {
+	return {
+		resource: 'message',
+		value: spec.value,
+		name: spec.name,
+		action: spec.action,
+		description: spec.description,
+		v2Only: true,
+		properties: [recipientProperty(), ...mediaSourceProperties(spec.what), mediaOptionsProperty()],
+		path: spec.path,
+		buildBody: async (params) => {
+			const number = params.recipient('number', 'Number');
+			const options = messageOptions(params);
+			const file = await readMedia(params, {});
+			checkKind(params, spec.kind, file, 'File');
+			return { number, [spec.field]: file.media, ...options };
+		},
+	};
+}

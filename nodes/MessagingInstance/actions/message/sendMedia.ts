@@ -1,0 +1,87 @@
+import { recipientProperty } from '../fields';
+import type { Operation } from '../types';
+import { mediaOptionsProperty, messageOptions } from './common';
+import { checkKind, fileNameFor, kindOf, mediaSourceProperties, readMedia, type MediaKind } from './media';
+
+const MEDIA_TYPES: MediaKind[] = ['image', 'video', 'audio', 'document'];
+
+export const sendMedia: Operation = {
+	resource: 'message',
+	value: 'sendMedia',
+	name: 'Send Media',
+	action: 'Send an image, video, audio or document',
+	description: 'Send a file — image, video, audio or document — from binary data, a URL or base64',
+	v2Only: true,
+	properties: [
+		recipientProperty(),
+		{
+			displayName: 'Media Type',
+			name: 'mediaType',
+			type: 'options',
+			default: 'auto',
+			options: [
+				{ name: 'Audio', value: 'audio', description: 'An audio file (to send a voice note, use Send Voice Note)' },
+				{ name: 'Document', value: 'document', description: 'Any file, shown with its name' },
+				{ name: 'From MIME Type', value: 'auto', description: 'Image, video or audio when the file is one, else a document' },
+				{ name: 'Image', value: 'image' },
+				{ name: 'Video', value: 'video' },
+			],
+			description: 'How the recipient sees the file',
+		},
+		...mediaSourceProperties('file'),
+		{
+			displayName: 'Caption',
+			name: 'caption',
+			type: 'string',
+			typeOptions: { rows: 2 },
+			default: '',
+			description: 'Text shown with the file. Left out when empty.',
+		},
+		mediaOptionsProperty([
+			{
+				displayName: 'File Name',
+				name: 'fileName',
+				type: 'string',
+				default: '',
+				placeholder: 'report.pdf',
+				description: 'Name the recipient sees (documents). Default: the binary file\'s name, or the URL\'s last part.',
+			},
+			{
+				displayName: 'MIME Type',
+				name: 'mimeType',
+				type: 'string',
+				default: '',
+				placeholder: 'application/pdf',
+				description: 'Type of the file. Default: the binary file\'s type, or the one its name says.',
+			},
+		]),
+	],
+	path: '/message/sendMedia',
+	buildBody: async (params) => {
+		const number = params.recipient('number', 'Number');
+		const chosen = params.text('mediaType', 'Media Type');
+		if (chosen !== 'auto' && !MEDIA_TYPES.includes(chosen as MediaKind)) {
+			params.fail('Media Type', `must be one of auto, ${MEDIA_TYPES.join(', ')}`);
+		}
+		const caption = params.textOrEmpty('caption', 'Caption');
+		const options = params.collection('options', 'Options');
+		const sendOptions = messageOptions(params);
+		const file = await readMedia(params, options);
+		const mediatype = chosen === 'auto' ? kindOf(file.mimeType) : (chosen as MediaKind);
+		checkKind(params, mediatype, file, 'Media Type');
+		const fileName = fileNameFor(file, mediatype === 'document' ? 'document' : mediatype);
+		if (mediatype === 'document' && !fileName && !file.fromUrl) {
+			// The server refuses a base64 document without a name ("For base64 the file name must be informed").
+			params.fail('Options: File Name', 'is required for a document given as base64 of unknown type');
+		}
+		return {
+			number,
+			mediatype,
+			...(file.mimeType ? { mimetype: file.mimeType } : {}),
+			...(caption !== '' ? { caption } : {}),
+			media: file.media,
+			...(fileName ? { fileName } : {}),
+			...sendOptions,
+		};
+	},
+};
