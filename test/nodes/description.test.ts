@@ -1,0 +1,61 @@
+import { NodeHelpers, Workflow } from 'n8n-workflow';
+import type { INode, INodeParameters } from 'n8n-workflow';
+
+import { MessagingInstance } from '../../nodes/MessagingInstance/MessagingInstance.node';
+import { OPERATIONS } from '../../nodes/MessagingInstance/actions';
+import { ACTION_TYPE, nodeTypes } from '../harness/nodeTypes';
+
+/** What the editor shows: the parameters of a new node and the subtitle on the canvas. */
+
+const description = new MessagingInstance().description;
+
+/** The parameters n8n saves for a new node with the given resource and operation (options never opened). */
+function savedParameters(chosen: INodeParameters): INodeParameters {
+	return NodeHelpers.getNodeParameters(description.properties, chosen, true, false, null, description) ?? {};
+}
+
+function subtitleOf(parameters: INodeParameters): unknown {
+	const node: INode = { id: 'n', name: 'Messaging Instance', type: ACTION_TYPE, typeVersion: 1, position: [0, 0], parameters };
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	return workflow.expression.getSimpleParameterValue(node, description.subtitle as string, 'internal', {});
+}
+
+describe('the action node in the editor', () => {
+	test('a new node is Message → Send Text, and its subtitle reads "Send Text · Message"', () => {
+		const parameters = savedParameters({});
+		expect(parameters).toMatchObject({ resource: 'message', operation: 'sendText' });
+		expect(subtitleOf(parameters)).toBe('Send Text · Message');
+	});
+
+	test.each(OPERATIONS.map((operation) => [operation.resource, operation.value, operation.name]))(
+		'%s → %s is in its resource\'s dropdown and its subtitle names it "%s"',
+		(resource, operation, name) => {
+			const dropdowns = description.properties.filter(
+				(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource),
+			);
+			expect(dropdowns).toHaveLength(1);
+			expect(dropdowns[0].options?.map((option) => (option as { value: string }).value)).toContain(operation);
+			expect(subtitleOf(savedParameters({ resource, operation }))).toMatch(new RegExp(`^${name} · `));
+		},
+	);
+
+	test('each resource defaults to one of its own operations', () => {
+		for (const dropdown of description.properties.filter((property) => property.name === 'operation')) {
+			const values = dropdown.options?.map((option) => (option as { value: string }).value);
+			expect(values).toContain(dropdown.default);
+		}
+	});
+
+	test('labels are English title case with plain units', () => {
+		const names: string[] = [];
+		const walk = (properties: unknown[]) => {
+			for (const property of properties as Array<{ displayName?: string; options?: unknown[]; values?: unknown[] }>) {
+				if (property.displayName) names.push(property.displayName);
+				if (Array.isArray(property.options)) walk(property.options);
+				if (Array.isArray(property.values)) walk(property.values);
+			}
+		};
+		walk(description.properties);
+		expect(names.filter((name) => /\(Ms\)|Qrcode/.test(name))).toEqual([]);
+	});
+});
