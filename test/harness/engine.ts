@@ -12,12 +12,14 @@ import type {
 
 import { additionalDataFor } from './additionalData';
 import { TestCredentialsHelper } from './credentialsHelper';
-import { ACTION_TYPE, nodeTypes, START_TYPE } from './nodeTypes';
+import { ACTION_TYPE, nodeTypes, START_TYPE, type StartFile } from './nodeTypes';
 
 export interface RunNodeOptions {
 	parameters: INodeParameters;
 	/** Input items of the node (the Start node emits them). */
 	items?: IDataObject[];
+	/** Binary files of the input items, by item index and binary field name. */
+	files?: Array<Record<string, StartFile> | null>;
 	credentials?: ICredentialDataDecryptedObject;
 	continueOnFail?: boolean;
 	type?: string;
@@ -50,7 +52,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		type: START_TYPE,
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: { items: JSON.stringify(options.items ?? [{}]) },
+		parameters: { items: JSON.stringify(options.items ?? [{}]), files: JSON.stringify(options.files ?? []) },
 	};
 	const node: INode = {
 		id: 'node',
