@@ -104,6 +104,13 @@ describe.each(['default', 'filesystem'] as const)('media from binary data kept i
 		expect(sandbox.current.requests).toEqual([]);
 	});
 
+	test('an audio status from binary goes as base64 content (images and videos stay URLs, as the server reads them)', async () => {
+		const status = { resource: 'message', operation: 'sendStatus', type: 'audio', contentSource: 'binary', allContacts: true };
+		const result = await send(status, [{ data: file(OGG, 'audio/ogg', 'note.ogg') }]);
+		expect(result.error).toBeUndefined();
+		expect(sent(sandbox.current)[0]).toMatchObject({ path: '/message/sendStatus/demo', status: 201, body: { type: 'audio', content: OGG.toString('base64'), allContacts: true } });
+	});
+
 	test('an item without binary data says so', async () => {
 		const result = await send(media, [null]);
 		expect(result.error?.message).toMatch(/^"Input Binary Field" names no file of this item \("data"\) \[item 0\]$/);
@@ -237,6 +244,12 @@ describe('Download Media (v2)', () => {
 
 describe('with a documented-dialect credential', () => {
 	const sandbox = useSandbox('documented');
+
+	test('an audio status from a file stops before sending, saying it needs a v2.x server', async () => {
+		const result = await run(sandbox.current, { resource: 'message', operation: 'sendStatus', type: 'audio', contentSource: 'base64', contentBase64: 'AAAA', allContacts: true });
+		expect(result.error?.message).toMatch(/^"Audio Source" can be a file only with a v2\.x server \[item 0\]$/);
+		expect(sandbox.current.requests).toEqual([]);
+	});
 
 	test.each(['sendMedia', 'sendAudio', 'sendSticker', 'sendVideoNote', 'sendContact', 'sendPoll', 'downloadMedia'])('%s stops before sending, saying it needs a v2.x server', async (operation) => {
 		const result = await run(sandbox.current, { resource: 'message', operation, number: '5511999990000', messageId: 'X', name: 'Q' });

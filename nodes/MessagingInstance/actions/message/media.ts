@@ -74,14 +74,22 @@ export function kindOf(mimeType: string | undefined): MediaKind {
 	return top === 'image' || top === 'video' || top === 'audio' ? top : 'document';
 }
 
-const SOURCE_PARAMETERS: Record<string, string> = { binary: 'binaryPropertyName', url: 'mediaUrl', base64: 'mediaBase64' };
+/** The parameters a file source reads: the picker, and the field of each source. */
+export interface SourceParameters {
+	source: string;
+	binary: string;
+	url: string;
+	base64: string;
+}
+
+const SOURCE_PARAMETERS: SourceParameters = { source: 'mediaSource', binary: 'binaryPropertyName', url: 'mediaUrl', base64: 'mediaBase64' };
 
 /** The source picker and its three fields; `what` says what the file is ("image", "voice note"). */
 export function mediaSourceProperties(what: string): INodeProperties[] {
 	return [
 		{
 			displayName: 'File Source',
-			name: 'mediaSource',
+			name: SOURCE_PARAMETERS.source,
 			type: 'options',
 			default: 'binary',
 			options: [
@@ -96,7 +104,6 @@ export function mediaSourceProperties(what: string): INodeProperties[] {
 			name: SOURCE_PARAMETERS.binary,
 			type: 'string',
 			default: 'data',
-			required: true,
 			displayOptions: { show: { mediaSource: ['binary'] } },
 			hint: 'The name of the input binary field containing the file to be sent',
 		},
@@ -105,7 +112,6 @@ export function mediaSourceProperties(what: string): INodeProperties[] {
 			name: SOURCE_PARAMETERS.url,
 			type: 'string',
 			default: '',
-			required: true,
 			placeholder: 'https://example.com/file.pdf',
 			displayOptions: { show: { mediaSource: ['url'] } },
 			description: `Address of the ${what}. The server downloads it, so it must be reachable from the server and have a domain (not localhost).`,
@@ -116,7 +122,6 @@ export function mediaSourceProperties(what: string): INodeProperties[] {
 			type: 'string',
 			typeOptions: { rows: 3 },
 			default: '',
-			required: true,
 			displayOptions: { show: { mediaSource: ['base64'] } },
 			description: `The ${what} as base64 text (a data: URL prefix is allowed)`,
 		},
@@ -144,20 +149,27 @@ function checkMediaUrl(params: ItemParameters, url: string): void {
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-/** Reads the file of one item from the chosen source and checks it before anything is sent. */
-export async function readMedia(params: ItemParameters, options: IDataObject): Promise<MediaFile> {
-	const source = params.text('mediaSource', 'File Source');
+/**
+ * Reads the file of one item from the chosen source and checks it before anything is sent.
+ * `names` are the parameters to read (Send Status keeps its URL in `content`).
+ */
+export async function readMedia(
+	params: ItemParameters,
+	options: IDataObject,
+	names: SourceParameters = SOURCE_PARAMETERS,
+): Promise<MediaFile> {
+	const source = params.text(names.source, 'File Source');
 	let file: MediaFile;
 	if (source === 'binary') {
-		const binary = await params.binaryFile(SOURCE_PARAMETERS.binary, 'Input Binary Field');
+		const binary = await params.binaryFile(names.binary, 'Input Binary Field');
 		file = { media: binary.data.toString('base64'), fromUrl: false, mimeType: binary.mimeType, fileName: binary.fileName };
 	} else if (source === 'url') {
-		const url = params.text(SOURCE_PARAMETERS.url, 'URL').trim();
+		const url = params.text(names.url, 'URL').trim();
 		checkMediaUrl(params, url);
 		const fileName = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '') || undefined;
 		file = { media: url, fromUrl: true, fileName, mimeType: fileName ? mimeTypeOf(fileName) : undefined };
 	} else if (source === 'base64') {
-		const given = params.text(SOURCE_PARAMETERS.base64, 'Base64 Data').trim();
+		const given = params.text(names.base64, 'Base64 Data').trim();
 		const prefix = /^data:([^;,]{1,200})?(;[^,]{0,200})?;base64,/.exec(given);
 		const media = (prefix ? given.slice(prefix[0].length) : given).replace(/\s+/g, '');
 		if (media === '' || media.length % 4 !== 0 || !BASE64.test(media)) {

@@ -1,5 +1,9 @@
 import { isHexColour, quoted } from '../normalise';
 import type { Operation } from '../types';
+import { checkKind, readMedia, type SourceParameters } from './media';
+
+/** An audio status can come from a file (v2.x servers convert it); images and videos go as URLs, as the server reads them. */
+const AUDIO_SOURCE: SourceParameters = { source: 'contentSource', binary: 'binaryPropertyName', url: 'content', base64: 'contentBase64' };
 
 export const STATUS_FONTS = [
 	{ name: 'Serif', value: 1, description: 'Font 1: SERIF' },
@@ -30,13 +34,44 @@ export const sendStatus: Operation = {
 			description: 'Kind of status post',
 		},
 		{
+			displayName: 'Audio Source',
+			name: 'contentSource',
+			type: 'options',
+			default: 'url',
+			options: [
+				{ name: 'URL', value: 'url', description: 'An address the server downloads the audio from' },
+				{ name: 'Binary File', value: 'binary', description: 'A file of the input item (v2 servers only)' },
+				{ name: 'Base64 Text', value: 'base64', description: 'The audio as base64 text (v2 servers only)' },
+			],
+			displayOptions: { show: { type: ['audio'] } },
+			description: 'Where the audio comes from',
+		},
+		{
 			displayName: 'Content',
 			name: 'content',
 			type: 'string',
 			typeOptions: { rows: 3 },
 			default: '',
 			required: true,
+			displayOptions: { hide: { contentSource: ['binary', 'base64'] } },
 			description: 'The text of a text post, or the URL of the image, audio or video',
+		},
+		{
+			displayName: 'Input Binary Field',
+			name: 'binaryPropertyName',
+			type: 'string',
+			default: 'data',
+			displayOptions: { show: { type: ['audio'], contentSource: ['binary'] } },
+			hint: 'The name of the input binary field containing the audio file',
+		},
+		{
+			displayName: 'Base64 Data',
+			name: 'contentBase64',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			displayOptions: { show: { type: ['audio'], contentSource: ['base64'] } },
+			description: 'The audio as base64 text (a data: URL prefix is allowed)',
 		},
 		{
 			displayName: 'Caption',
@@ -81,12 +116,23 @@ export const sendStatus: Operation = {
 		},
 	],
 	path: '/message/sendStatus',
-	buildBody: (params, dialect) => {
+	buildBody: async (params, dialect) => {
 		const type = params.text('type', 'Type');
 		if (!dialect.statusTypes.includes(type)) {
 			params.fail('Type', `${quoted(type)} is not accepted by a ${dialect.label} server (use ${dialect.statusTypes.join(', ')})`);
 		}
-		const content = params.text('content', 'Content');
+		const source = type === 'audio' ? params.text('contentSource', 'Audio Source') : 'url';
+		let content: string;
+		if (source === 'url') {
+			content = params.text('content', 'Content');
+		} else {
+			if (!dialect.servesV2Routes) {
+				params.fail('Audio Source', 'can be a file only with a v2.x server', 'Give the audio as a URL, or use a credential whose Server Dialect is "Server v2.x".');
+			}
+			const file = await readMedia(params, {}, AUDIO_SOURCE);
+			checkKind(params, 'audio', file, 'Audio Source');
+			content = file.media;
+		}
 		const caption = params.textOrEmpty('caption', 'Caption');
 		const backgroundColor = params.text('backgroundColor', 'Background Color').trim();
 		if (!isHexColour(backgroundColor)) {
