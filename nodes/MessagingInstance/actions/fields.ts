@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { ItemParameters } from './parameters';
+import type { Pagination } from './types';
 
 /**
  * Fields that several operations share, defined once: who receives something, and the key
@@ -69,6 +70,40 @@ export function messageKeyProperties(purpose: string, fromMeDefault = false): IN
 	];
 }
 
+/** The key of a chat's last message, as Archive and Mark as Unread name it. */
+export const LAST_MESSAGE_LABELS: MessageKeyLabels = { remoteJid: 'Chat', messageId: 'Last Message ID', fromMe: 'Last Message From Me' };
+
+/** Chat, Last Message ID and Last Message From Me: the parameters `chat`, `messageId`, `fromMe`. */
+export function lastMessageKeyProperties(why: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Chat',
+			name: 'chat',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: '5511999990000@s.whatsapp.net',
+			description: 'The remote JID of the chat',
+		},
+		{
+			displayName: 'Last Message ID',
+			name: 'messageId',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: '3EB0C431C26A1916E07A',
+			description: `ID of the last message of the chat (its key.ID); ${why}`,
+		},
+		{
+			displayName: 'Last Message From Me',
+			name: 'fromMe',
+			type: 'boolean',
+			default: false,
+			description: 'Whether that last message was sent by this instance',
+		},
+	];
+}
+
 export interface MessageKey {
 	remoteJid: string;
 	fromMe: boolean;
@@ -85,5 +120,80 @@ export function readMessageKey(
 		remoteJid: params.recipient(chatParameter, labels.remoteJid, true),
 		fromMe: params.flag('fromMe', labels.fromMe),
 		id: params.text('messageId', labels.messageId).trim(),
+	};
+}
+
+/** Return All and Limit, as n8n's own "Get Many" operations have them. */
+export function returnAllProperties(): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			displayOptions: { show: { returnAll: [false] } },
+			description: 'Max number of results to return',
+		},
+	];
+}
+
+const GROUP_JID = /^\d+(-\d+)?(@g\.us)?$/;
+
+export function groupJidProperty(): INodeProperties {
+	return {
+		displayName: 'Group ID',
+		name: 'groupJid',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: '120363000000000000@g.us',
+		description: 'The group\'s JID; "@g.us" may be left out',
+	};
+}
+
+/** The group's JID as typed, trimmed; the server adds `@g.us` when it is missing. */
+export function readGroupJid(params: ItemParameters): string {
+	const groupJid = params.text('groupJid', 'Group ID').trim();
+	if (groupJid.length > 64 || !GROUP_JID.test(groupJid)) {
+		params.fail('Group ID', 'must be a group JID such as 120363000000000000@g.us', 'Get the ID from Group → Get Many, or from the trigger\'s chatId of a group message.');
+	}
+	return groupJid;
+}
+
+/** The query string of the group routes that read the group from it. */
+export function groupQuery(params: ItemParameters) {
+	return { groupJid: readGroupJid(params) };
+}
+
+/**
+ * Participants and invitees: numbers with country code; the server wants each as at least
+ * 10 digits, and no repeats.
+ */
+export function readParticipants(params: ItemParameters, name: string, label: string): string[] {
+	const numbers = params.recipientList(name, label);
+	if (numbers.length === 0) params.fail(label, 'needs at least one number');
+	numbers.forEach((number, position) => {
+		const digits = number.split('@')[0];
+		if (!/^\d{10,}$/.test(digits)) {
+			params.fail(`${label} (entry ${position + 1})`, 'must be a phone number with country code (at least 10 digits)');
+		}
+	});
+	return numbers;
+}
+
+/** A list the server answers whole, read with Return All / Limit like a paged one. */
+export function wholeList(select: (response: unknown) => unknown[] = (response) => (Array.isArray(response) ? response : [])): Pagination {
+	return {
+		pageSize: Number.MAX_SAFE_INTEGER,
+		page: (request) => request,
+		records: (response) => ({ records: select(response), more: false }),
 	};
 }

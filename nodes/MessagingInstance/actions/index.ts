@@ -2,9 +2,43 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { archiveChat } from './chat/archive';
 import { checkNumbers } from './chat/checkNumbers';
+import { getManyChats } from './chat/getMany';
+import { markChatUnread } from './chat/markUnread';
 import { sendPresence } from './chat/sendPresence';
 import { updateMessage } from './chat/updateMessage';
+import { getManyContacts } from './contact/getMany';
+import { getProfile } from './contact/getProfile';
+import { getProfilePicture } from './contact/getProfilePicture';
+import { updateBlock } from './contact/updateBlock';
+import { createGroup } from './group/create';
+import { getGroup } from './group/get';
+import { getInviteCode } from './group/getInviteCode';
+import { getManyGroups } from './group/getMany';
+import { getParticipants } from './group/getParticipants';
+import { leaveGroup } from './group/leave';
+import { revokeInviteCode } from './group/revokeInviteCode';
+import { sendInvite } from './group/sendInvite';
+import { setEphemeral } from './group/setEphemeral';
+import { updateDescription } from './group/updateDescription';
+import { updateParticipants } from './group/updateParticipants';
+import { updatePicture } from './group/updatePicture';
+import { updateSetting } from './group/updateSetting';
+import { updateSubject } from './group/updateSubject';
+import { connectInstance } from './instance/connect';
+import { createInstance } from './instance/create';
+import { deleteInstance } from './instance/delete';
+import { getManyInstances } from './instance/getMany';
+import { getState } from './instance/getState';
+import { logoutInstance } from './instance/logout';
+import { restartInstance } from './instance/restart';
+import { setInstancePresence } from './instance/setPresence';
+import { addLabelToChat } from './label/addToChat';
+import { getManyLabels } from './label/getMany';
+import { removeLabelFromChat } from './label/removeFromChat';
+import { deleteMessage } from './message/delete';
 import { downloadMedia } from './message/downloadMedia';
+import { getManyMessages } from './message/getMany';
+import { markAsRead } from './message/markAsRead';
 import { sendAudio } from './message/sendAudio';
 import { sendButtons } from './message/sendButtons';
 import { sendContact } from './message/sendContact';
@@ -17,12 +51,15 @@ import { sendStatus } from './message/sendStatus';
 import { sendSticker } from './message/sendSticker';
 import { sendText } from './message/sendText';
 import { sendVideoNote } from './message/sendVideoNote';
+import { getSettings } from './settings/get';
 import { setSettings } from './settings/set';
 import type { Operation, Resource } from './types';
+import { getWebhook } from './webhook/get';
 import { setWebhook } from './webhook/set';
 
 /** Every operation of the node: adding one is a file and a line here. */
 export const OPERATIONS: readonly Operation[] = [
+	// message
 	sendText,
 	sendList,
 	sendButtons,
@@ -36,12 +73,54 @@ export const OPERATIONS: readonly Operation[] = [
 	sendContact,
 	sendPoll,
 	downloadMedia,
+	markAsRead,
+	deleteMessage,
+	getManyMessages,
+	// chat
 	archiveChat,
 	checkNumbers,
 	updateMessage,
 	sendPresence,
+	getManyChats,
+	markChatUnread,
+	// contact
+	getManyContacts,
+	getProfile,
+	getProfilePicture,
+	updateBlock,
+	// instance
+	createInstance,
+	connectInstance,
+	getState,
+	getManyInstances,
+	restartInstance,
+	setInstancePresence,
+	logoutInstance,
+	deleteInstance,
+	// group
+	createGroup,
+	getGroup,
+	getManyGroups,
+	getParticipants,
+	updateParticipants,
+	updateSubject,
+	updateDescription,
+	updatePicture,
+	updateSetting,
+	setEphemeral,
+	getInviteCode,
+	revokeInviteCode,
+	sendInvite,
+	leaveGroup,
+	// label
+	getManyLabels,
+	addLabelToChat,
+	removeLabelFromChat,
+	// settings and webhook
 	setSettings,
+	getSettings,
 	setWebhook,
+	getWebhook,
 ];
 
 interface ResourceEntry {
@@ -54,8 +133,12 @@ interface ResourceEntry {
 
 /** Resources in the order of the dropdown; one without operations is not shown. */
 const RESOURCES: ResourceEntry[] = [
-	{ name: 'Chat', value: 'chat', description: 'Archive chats, check numbers, edit messages, show presence', defaultOperation: 'checkNumbers' },
-	{ name: 'Message', value: 'message', description: 'Send texts, media, contacts, polls, lists, buttons, locations, statuses and reactions; download media', defaultOperation: 'sendText' },
+	{ name: 'Chat', value: 'chat', description: 'Chats: list, archive, mark unread, check numbers, edit messages, presence', defaultOperation: 'checkNumbers' },
+	{ name: 'Contact', value: 'contact', description: 'Contacts: list, profiles, pictures, block (v2 servers)', defaultOperation: 'getMany' },
+	{ name: 'Group', value: 'group', description: 'Groups: create, participants, settings, invite links (v2 servers)', defaultOperation: 'getMany' },
+	{ name: 'Instance', value: 'instance', description: 'Instances: create, connect by QR code, state, restart, log out (v2 servers)', defaultOperation: 'getState' },
+	{ name: 'Label', value: 'label', description: 'Labels of chats (v2 servers)', defaultOperation: 'getMany' },
+	{ name: 'Message', value: 'message', description: 'Send texts, media, contacts, polls, lists, buttons, locations, statuses and reactions; download, read, delete and list messages', defaultOperation: 'sendText' },
 	{ name: 'Setting', value: 'settings', description: 'Behaviour of the instance', defaultOperation: 'set' },
 	{ name: 'Webhook', value: 'webhook', description: 'Where the instance delivers its events', defaultOperation: 'set' },
 ];

@@ -5,7 +5,7 @@ import { inputError } from '../../shared/errors';
 import { apiRequest, openConnection } from '../../shared/transport';
 import { findOperation } from './index';
 import { ItemParameters, ParameterSource } from './parameters';
-import type { BinaryOutput, Operation } from './types';
+import type { BinaryOutput, BuiltRequest, Operation } from './types';
 
 /** How long the server may hold the request on purpose: `delay` at the top or in `options`. */
 function requestedWaitMs(body: IDataObject | undefined): number {
@@ -20,9 +20,15 @@ function asItemJson(response: unknown): IDataObject {
 	return { data: response as JsonObject };
 }
 
-/** GET and DELETE routes of the real server read no body. */
-function carriesBody(operation: Operation): boolean {
-	return operation.method === undefined || operation.method === 'POST' || operation.method === 'PUT';
+/** No list is read past this many pages, whatever the server says: work is bounded. */
+const MAX_PAGES = 1_000;
+
+/** Takes the fields that carry secrets out of an output record. */
+function withoutSecretFields(operation: Operation, json: IDataObject): IDataObject {
+	if (!operation.secretFields) return json;
+	const copy = { ...json };
+	for (const field of operation.secretFields) delete copy[field];
+	return copy;
 }
 
 /** A route that answered 200 with `{ error: true }` failed: its message is the server's. */
@@ -60,6 +66,31 @@ async function withBinary(
 }
 
 /**
+ * Reads a paged list: every page with Return All, else pages until Limit records. A page that
+ * is not a list, or is empty, ends the reading.
+ */
+async function readPages(
+	pagination: NonNullable<Operation['pagination']>,
+	params: ItemParameters,
+	request: BuiltRequest,
+	send: (request: BuiltRequest) => Promise<unknown>,
+): Promise<IDataObject[]> {
+	const returnAll = params.flag('returnAll', 'Return All');
+	const limit = returnAll ? Infinity : params.number('limit', 'Limit', { min: 1, integer: true });
+	const records: IDataObject[] = [];
+	// One page size for every page: the server numbers pages by it.
+	const pageSize = Math.min(pagination.pageSize, limit);
+	for (let page = 1; page <= MAX_PAGES && records.length < limit; page++) {
+		const { records: found, more } = pagination.records(await send(pagination.page(request, page, pageSize)));
+		for (const record of found) {
+			if (record && typeof record === 'object' && !Array.isArray(record)) records.push(record as IDataObject);
+		}
+		if (!more || found.length === 0) break;
+	}
+	return records.slice(0, limit);
+}
+
+/**
  * The one item loop: each input item runs the operation once, its outputs are paired with it,
  * and with Continue On Fail a failed item becomes an error item while the others go on.
  */
@@ -90,18 +121,37 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 			}
 			const params = new ItemParameters(parameters, itemIndex);
 			const instance = operation.scope === 'server' ? undefined : params.instanceName();
-			const body = carriesBody(operation) ? await operation.buildBody?.(params, dialect) : undefined;
-			const query = operation.buildQuery?.(params, dialect);
-			const response = await apiRequest(
-				this,
-				connection,
-				{ method: operation.method ?? 'POST', route, instance, body, qs: query, extraWaitMs: requestedWaitMs(body) },
-				itemIndex,
-			);
-			const failure = failedDespiteOk(operation, response);
-			if (failure) params.fail('Operation', `failed on the server: ${failure}`);
-			const results = operation.toItems ? operation.toItems(response, params) : [asItemJson(response)];
-			for (const json of results) {
+			const request: BuiltRequest = {
+				body: await operation.buildBody?.(params, dialect),
+				query: operation.buildQuery?.(params, dialect),
+			};
+			const send = async (built: BuiltRequest) => {
+				const response = await apiRequest(
+					this,
+					connection,
+					{
+						method: operation.method ?? 'POST',
+						route,
+						instance,
+						body: built.body,
+						qs: built.query,
+						extraWaitMs: requestedWaitMs(built.body),
+					},
+					itemIndex,
+				);
+				const failure = failedDespiteOk(operation, response);
+				if (failure) params.fail('Operation', `failed on the server: ${failure}`);
+				return response;
+			};
+			let results: IDataObject[];
+			if (operation.pagination) {
+				results = await readPages(operation.pagination, params, request, send);
+			} else {
+				const response = await send(request);
+				results = operation.toItems ? operation.toItems(response, params) : [asItemJson(response)];
+			}
+			for (const record of results) {
+				const json = withoutSecretFields(operation, record);
 				const item = operation.binaryOutput ? await withBinary(this, params, operation.binaryOutput, json) : { json };
 				output.push({ ...item, pairedItem: { item: itemIndex } });
 			}

@@ -18,6 +18,16 @@ export interface BinaryOutput {
 	required: boolean;
 }
 
+/** A list the server answers in pages; the router asks for pages until it has what the user wants. */
+export interface Pagination {
+	/** Records per page the node asks for. */
+	pageSize: number;
+	/** Puts page `page` (from 1) into the item's request. */
+	page(request: BuiltRequest, page: number, pageSize: number): BuiltRequest;
+	/** The records of one answer, and whether another page may follow. */
+	records(response: unknown): { records: unknown[]; more: boolean };
+}
+
 /**
  * An operation is its description plus how its request is built. What it needs — a method,
  * a query string, a route without an instance, a v2.x server, a file in the response — it
@@ -51,6 +61,10 @@ export interface Operation {
 	binaryOutput?: BinaryOutput;
 	/** Routes that answer HTTP 200 with `{ error: true }` when they failed. */
 	errorInOkResponse?: boolean;
+	/** A list in pages, read with Return All / Limit: one output item per record. */
+	pagination?: Pagination;
+	/** Fields of each output record that carry secrets (a token, webhook headers): never output. */
+	secretFields?: string[];
 }
 
 /** The request an operation built for one item. */

@@ -1,0 +1,30 @@
+import { recipientProperty } from '../fields';
+import type { Operation } from '../types';
+
+export const updateBlock: Operation = {
+	resource: 'contact',
+	value: 'updateBlock',
+	name: 'Block or Unblock',
+	action: 'Block or unblock a contact',
+	description: 'Block a number, or unblock it',
+	v2Only: true,
+	properties: [
+		recipientProperty('Who to block or unblock'),
+		{
+			displayName: 'Action',
+			name: 'status',
+			type: 'options',
+			default: 'block',
+			options: [
+				{ name: 'Block', value: 'block' },
+				{ name: 'Unblock', value: 'unblock' },
+			],
+		},
+	],
+	path: '/chat/updateBlockStatus',
+	buildBody: (params) => {
+		const status = params.text('status', 'Action');
+		if (status !== 'block' && status !== 'unblock') params.fail('Action', 'must be block or unblock');
+		return { number: params.recipient('number', 'Number'), status };
+	},
+};

@@ -1,0 +1,57 @@
+import { readParticipants } from '../fields';
+import type { Operation } from '../types';
+
+export const createGroup: Operation = {
+	resource: 'group',
+	value: 'create',
+	name: 'Create',
+	action: 'Create a group',
+	description: 'Create a group with a subject and its first participants',
+	v2Only: true,
+	properties: [
+		{ displayName: 'Subject', name: 'subject', type: 'string', default: '', required: true, description: 'The group\'s name' },
+		{
+			displayName: 'Participants',
+			name: 'participants',
+			type: 'string',
+			typeOptions: { rows: 2 },
+			default: '',
+			required: true,
+			placeholder: '5511999990000, 5511888880000',
+			description: 'Phone numbers with country code, separated by commas or new lines',
+		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [
+				{ displayName: 'Description', name: 'description', type: 'string', default: '', description: 'Text under the group\'s name' },
+				{
+					displayName: 'Make Participants Admins',
+					name: 'promoteParticipants',
+					type: 'boolean',
+					default: false,
+					description: 'Whether every participant becomes an admin',
+				},
+			],
+		},
+	],
+	path: '/group/create',
+	buildBody: (params) => {
+		const subject = params.text('subject', 'Subject');
+		const participants = readParticipants(params, 'participants', 'Participants');
+		const options = params.collection('options', 'Options');
+		const description = params.checkText(options.description, 'Options: Description');
+		return {
+			subject,
+			participants,
+			// The server refuses an empty description: it is left out instead.
+			...(description.trim() !== '' ? { description } : {}),
+			...(options.promoteParticipants !== undefined
+				? { promoteParticipants: params.checkFlag(options.promoteParticipants, 'Options: Make Participants Admins') }
+				: {}),
+		};
+	},
+};

@@ -1,0 +1,43 @@
+import { groupJidProperty, readGroupJid, readParticipants } from '../fields';
+import type { Operation } from '../types';
+
+export const sendInvite: Operation = {
+	resource: 'group',
+	value: 'sendInvite',
+	name: 'Send Invite',
+	action: 'Send a group invite link',
+	description: 'Send the group\'s invite link, with a text, to one or more numbers',
+	v2Only: true,
+	properties: [
+		groupJidProperty(),
+		{
+			displayName: 'Numbers',
+			name: 'numbers',
+			type: 'string',
+			typeOptions: { rows: 2 },
+			default: '',
+			required: true,
+			placeholder: '5511999990000, 5511888880000',
+			description: 'Who receives the invite: phone numbers with country code, separated by commas or new lines',
+		},
+		{
+			displayName: 'Text',
+			name: 'description',
+			type: 'string',
+			typeOptions: { rows: 2 },
+			default: 'Join our group',
+			required: true,
+			description: 'Text sent with the link',
+		},
+	],
+	path: '/group/sendInvite',
+	// This route reads the group from the body only, as given: the node sends it with @g.us.
+	buildBody: (params) => {
+		const groupJid = readGroupJid(params);
+		return {
+			groupJid: groupJid.endsWith('@g.us') ? groupJid : `${groupJid}@g.us`,
+			description: params.text('description', 'Text'),
+			numbers: readParticipants(params, 'numbers', 'Numbers'),
+		};
+	},
+};

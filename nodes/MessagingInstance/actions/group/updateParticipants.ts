@@ -1,0 +1,42 @@
+import { readParticipants } from '../fields';
+import { groupRoute } from './route';
+
+const ACTIONS = ['add', 'remove', 'promote', 'demote'];
+
+export const updateParticipants = groupRoute({
+	value: 'updateParticipants',
+	name: 'Update Participants',
+	action: 'Add, remove, promote or demote participants',
+	description: 'Add or remove people, or make them admins or not',
+	method: 'POST',
+	path: '/group/updateParticipant',
+	properties: [
+		{
+			displayName: 'Action',
+			name: 'action',
+			type: 'options',
+			default: 'add',
+			options: [
+				{ name: 'Add', value: 'add' },
+				{ name: 'Demote From Admin', value: 'demote' },
+				{ name: 'Promote to Admin', value: 'promote' },
+				{ name: 'Remove', value: 'remove' },
+			],
+		},
+		{
+			displayName: 'Participants',
+			name: 'participants',
+			type: 'string',
+			typeOptions: { rows: 2 },
+			default: '',
+			required: true,
+			placeholder: '5511999990000, 5511888880000',
+			description: 'Phone numbers with country code, separated by commas or new lines',
+		},
+	],
+	body: (params) => {
+		const action = params.text('action', 'Action');
+		if (!ACTIONS.includes(action)) params.fail('Action', `must be one of ${ACTIONS.join(', ')}`);
+		return { action, participants: readParticipants(params, 'participants', 'Participants') };
+	},
+});

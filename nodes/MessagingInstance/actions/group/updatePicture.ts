@@ -1,0 +1,17 @@
+import { checkKind, mediaSourceProperties, readMedia } from '../message/media';
+import { groupRoute } from './route';
+
+export const updatePicture = groupRoute({
+	value: 'updatePicture',
+	name: 'Update Picture',
+	action: 'Change the picture of a group',
+	description: 'Set the group\'s picture from binary data, a URL or base64',
+	method: 'POST',
+	path: '/group/updateGroupPicture',
+	properties: mediaSourceProperties('picture'),
+	body: async (params) => {
+		const file = await readMedia(params, {});
+		checkKind(params, 'image', file, 'File');
+		return { image: file.media };
+	},
+});

@@ -1,0 +1,150 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { ALL_EVENTS } from '../../../shared/dialect';
+import { eventOptions } from '../../../shared/events';
+import { quoted } from '../normalise';
+import type { Operation } from '../types';
+
+const INTEGRATIONS = ['WHATSAPP-BAILEYS', 'WHATSAPP-BUSINESS', 'EVOLUTION'];
+
+/** The instance settings the server takes on creation, as Set Settings has them. */
+const SETTINGS: Array<[string, string, string]> = [
+	['alwaysOnline', 'Always Online', 'Whether to always show the account as online'],
+	['groupsIgnore', 'Ignore Groups', 'Whether to ignore messages from groups'],
+	['readMessages', 'Read Messages', 'Whether to mark incoming messages as read'],
+	['readStatus', 'Read Status', 'Whether to mark status posts as seen'],
+	['rejectCall', 'Reject Calls', 'Whether to reject incoming calls automatically'],
+	['syncFullHistory', 'Sync Full History', 'Whether to synchronise the full history of the account'],
+];
+
+const settingOptions: INodeProperties[] = SETTINGS.map(([name, displayName, description]) => ({
+	displayName,
+	name,
+	type: 'boolean',
+	default: false,
+	description,
+}));
+
+export const createInstance: Operation = {
+	resource: 'instance',
+	value: 'create',
+	name: 'Create',
+	action: 'Create an instance',
+	description: 'Create an instance on the server; outputs its token and, with QR Code on, the code to connect it',
+	v2Only: true,
+	scope: 'server',
+	properties: [
+		{
+			displayName: 'Instance Name',
+			name: 'instanceName',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'shop',
+			description: 'Name of the new instance',
+		},
+		{
+			displayName: 'Integration',
+			name: 'integration',
+			type: 'options',
+			default: 'WHATSAPP-BAILEYS',
+			options: [
+				{ name: 'Evolution', value: 'EVOLUTION', description: 'A channel of the server itself, without a phone' },
+				{ name: 'WhatsApp (Phone)', value: 'WHATSAPP-BAILEYS', description: 'A phone\'s account, connected by QR code or pairing code' },
+				{ name: 'WhatsApp Business API', value: 'WHATSAPP-BUSINESS', description: 'The official cloud API (needs its token and business ID)' },
+			],
+		},
+		{
+			displayName: 'QR Code',
+			name: 'qrcode',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to start connecting at once and return the QR code',
+		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			// Shown in alphabetical order, settings among them.
+			options: (
+				[
+				{
+					displayName: 'Pairing Number',
+					name: 'number',
+					type: 'string',
+					default: '',
+					placeholder: '5511999990000',
+					description: 'Phone number of the account, to connect with a pairing code instead of a QR code',
+				},
+				{
+					displayName: 'Token',
+					name: 'token',
+					type: 'string',
+					typeOptions: { password: true },
+					default: '',
+					description: 'The instance\'s own API key; the server makes one when empty',
+				},
+				{
+					displayName: 'Webhook Events',
+					name: 'webhookEvents',
+					type: 'multiOptions',
+					options: eventOptions(ALL_EVENTS),
+					default: ['MESSAGES_UPSERT'],
+					description: 'Events the webhook receives',
+				},
+				{
+					displayName: 'Webhook Media in Base64',
+					name: 'webhookBase64',
+					type: 'boolean',
+					default: false,
+					description: 'Whether media files arrive inside the events, base64-encoded',
+				},
+				{
+					displayName: 'Webhook URL',
+					name: 'webhookUrl',
+					type: 'string',
+					default: '',
+					placeholder: 'https://n8n.example.com/webhook/…',
+					description: 'Address that receives the instance\'s events (a Messaging Instance Trigger registers itself instead)',
+				},
+				...settingOptions,
+				] as INodeProperties[]
+			).sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		},
+	],
+	path: '/instance/create',
+	buildBody: (params, dialect) => {
+		const instanceName = params.text('instanceName', 'Instance Name').trim();
+		if (instanceName === '.' || instanceName === '..' || instanceName.length > 100) {
+			params.fail('Instance Name', `cannot be ${quoted(instanceName)}`);
+		}
+		const integration = params.text('integration', 'Integration');
+		if (!INTEGRATIONS.includes(integration)) params.fail('Integration', `must be one of ${INTEGRATIONS.join(', ')}`);
+		const options = params.collection('options', 'Options');
+		const body: IDataObject = { instanceName, integration, qrcode: params.flag('qrcode', 'QR Code') };
+		const number = params.checkText(options.number, 'Options: Pairing Number').trim();
+		if (number !== '') body.number = params.checkRecipient(number, 'Options: Pairing Number');
+		const token = params.checkText(options.token, 'Options: Token').trim();
+		if (token !== '') body.token = token;
+		const webhookUrl = params.checkText(options.webhookUrl, 'Options: Webhook URL').trim();
+		if (webhookUrl !== '') {
+			if (!/^https?:\/\/[^\s/]+/i.test(webhookUrl)) params.fail('Options: Webhook URL', `must be an http(s) address, not ${quoted(webhookUrl)}`);
+			const events = Array.isArray(options.webhookEvents) ? (options.webhookEvents as unknown[]) : ['MESSAGES_UPSERT'];
+			const unknown = events.filter((event) => typeof event !== 'string' || !dialect.events.has(event));
+			if (unknown.length > 0) params.fail('Options: Webhook Events', `${quoted(unknown.slice(0, 5).join(', '))} not accepted by a ${dialect.label} server`);
+			body.webhook = {
+				enabled: true,
+				url: webhookUrl,
+				events,
+				byEvents: false,
+				base64: options.webhookBase64 === undefined ? false : params.checkFlag(options.webhookBase64, 'Options: Webhook Media in Base64'),
+			};
+		}
+		for (const [name, label] of SETTINGS) {
+			if (options[name] !== undefined) body[name] = params.checkFlag(options[name], `Options: ${label}`);
+		}
+		return body;
+	},
+};

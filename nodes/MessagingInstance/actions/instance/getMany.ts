@@ -1,0 +1,34 @@
+import { returnAllProperties, wholeList } from '../fields';
+import type { Operation } from '../types';
+
+export const getManyInstances: Operation = {
+	resource: 'instance',
+	value: 'getMany',
+	name: 'Get Many',
+	action: 'Get many instances',
+	description: 'List the instances of the server (with an instance token as API key: that instance only)',
+	v2Only: true,
+	scope: 'server',
+	method: 'GET',
+	properties: [
+		...returnAllProperties(),
+		{
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			options: [
+				{ displayName: 'Instance Name', name: 'instanceName', type: 'string', default: '', description: 'Only the instance with this name' },
+			],
+		},
+	],
+	path: '/instance/fetchInstances',
+	buildQuery: (params) => {
+		const name = params.checkText(params.collection('filters', 'Filters').instanceName, 'Filters: Instance Name').trim();
+		return name !== '' ? { instanceName: name } : {};
+	},
+	pagination: wholeList(),
+	// Each instance comes with its token: a key to the account, never output.
+	secretFields: ['token'],
+};

@@ -1,0 +1,3 @@
+import { labelChange } from './handle';
+
+export const removeLabelFromChat = labelChange('remove');

@@ -1,0 +1,110 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { returnAllProperties } from '../fields';
+import type { Operation } from '../types';
+
+/** What Find Messages answers: one page of records, and how many pages there are. */
+interface MessagePage {
+	messages?: { pages?: unknown; currentPage?: unknown; records?: unknown };
+}
+
+export const getManyMessages: Operation = {
+	resource: 'message',
+	value: 'getMany',
+	name: 'Get Many',
+	action: 'Get many messages',
+	description: 'Read the message history the server keeps, newest first: of one chat or of all',
+	v2Only: true,
+	properties: [
+		...returnAllProperties(),
+		{
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			options: [
+				{
+					displayName: 'Chat (Remote JID)',
+					name: 'remoteJid',
+					type: 'string',
+					default: '',
+					placeholder: '5511999990000@s.whatsapp.net',
+					description: 'Only messages of this chat (the trigger outputs it as chatId)',
+				},
+				{
+					displayName: 'From Me',
+					name: 'fromMe',
+					type: 'boolean',
+					default: true,
+					description: 'Whether to return only the messages this instance sent (on) or only received ones (off)',
+				},
+				{
+					displayName: 'Message ID',
+					name: 'messageId',
+					type: 'string',
+					default: '',
+					description: 'Only the message with this ID',
+				},
+				{
+					displayName: 'Message Type',
+					name: 'messageType',
+					type: 'string',
+					default: '',
+					placeholder: 'conversation',
+					description: 'Only messages of this type, e.g. conversation, imageMessage, audioMessage',
+				},
+				{
+					displayName: 'Sent After',
+					name: 'after',
+					type: 'dateTime',
+					default: '',
+					description: 'Only messages sent at or after this time (needs Sent Before too)',
+				},
+				{
+					displayName: 'Sent Before',
+					name: 'before',
+					type: 'dateTime',
+					default: '',
+					description: 'Only messages sent at or before this time (needs Sent After too)',
+				},
+			],
+		},
+	],
+	path: '/chat/findMessages',
+	buildBody: (params) => {
+		const filters = params.collection('filters', 'Filters');
+		const key: IDataObject = {};
+		const where: IDataObject = {};
+		const remoteJid = params.checkText(filters.remoteJid, 'Filters: Chat (Remote JID)').trim();
+		if (remoteJid !== '') key.remoteJid = params.checkRecipient(remoteJid, 'Filters: Chat (Remote JID)', true);
+		if (filters.fromMe !== undefined) key.fromMe = params.checkFlag(filters.fromMe, 'Filters: From Me');
+		const id = params.checkText(filters.messageId, 'Filters: Message ID').trim();
+		if (id !== '') key.id = id;
+		if (Object.keys(key).length > 0) where.key = key;
+		const messageType = params.checkText(filters.messageType, 'Filters: Message Type').trim();
+		if (messageType !== '') where.messageType = messageType;
+		const after = params.checkText(filters.after, 'Filters: Sent After').trim();
+		const before = params.checkText(filters.before, 'Filters: Sent Before').trim();
+		if (after !== '' || before !== '') {
+			// The server applies the time filter only with both ends.
+			if (after === '' || before === '') params.fail(after === '' ? 'Filters: Sent After' : 'Filters: Sent Before', 'is required when the other end of the time range is set');
+			for (const [value, label] of [[after, 'Filters: Sent After'], [before, 'Filters: Sent Before']]) {
+				if (value.length > 64 || Number.isNaN(Date.parse(value))) params.fail(label, 'must be a date and time, e.g. 2026-11-23T10:00:00Z');
+			}
+			where.messageTimestamp = { gte: after, lte: before };
+		}
+		return { where };
+	},
+	pagination: {
+		pageSize: 50,
+		page: (request, page, pageSize) => ({ ...request, body: { ...request.body, page, offset: pageSize } }),
+		records: (response) => {
+			const messages = (response as MessagePage | null)?.messages;
+			const records = Array.isArray(messages?.records) ? messages.records : [];
+			const pages = Number(messages?.pages);
+			const current = Number(messages?.currentPage);
+			return { records, more: Number.isFinite(pages) && Number.isFinite(current) && current < pages };
+		},
+	},
+};

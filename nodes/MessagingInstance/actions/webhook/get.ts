@@ -1,0 +1,15 @@
+import type { Operation } from '../types';
+
+export const getWebhook: Operation = {
+	resource: 'webhook',
+	value: 'get',
+	name: 'Get',
+	action: 'Get the instance webhook',
+	description: 'Read where the instance delivers its events, and which events',
+	v2Only: true,
+	method: 'GET',
+	properties: [],
+	path: '/webhook/find',
+	// Custom headers can carry a receiver's secret (the trigger puts one there): never output.
+	secretFields: ['headers'],
+};
