@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { nodeProperties, nodeSubtitle } from './actions';
+import { searchGroups, searchInstances, searchLabels } from './actions/pickers';
 import { runOperation } from './actions/router';
 import { MAIN } from '../shared/connections';
 
@@ -15,7 +16,9 @@ export class MessagingInstance implements INodeType {
 		name: 'messagingInstance',
 		icon: { light: 'file:messagingInstance.svg', dark: 'file:messagingInstance.dark.svg' },
 		group: ['output'],
-		version: 1,
+		// 2: Instance is a picker of the server's instances (version 1 kept it as text).
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: nodeSubtitle,
 		description:
 			'Send messages, manage chats, settings and webhooks of a messaging instance (Evolution API interface)',
@@ -25,6 +28,10 @@ export class MessagingInstance implements INodeType {
 		outputs: MAIN,
 		credentials: [{ name: 'messagingInstanceApi', required: true }],
 		properties: nodeProperties,
+	};
+
+	methods = {
+		listSearch: { searchInstances, searchGroups, searchLabels },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

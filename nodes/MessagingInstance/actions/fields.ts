@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { ItemParameters } from './parameters';
+import { picker } from './pickers';
 import type { Pagination } from './types';
 
 /**
@@ -148,22 +149,20 @@ export function returnAllProperties(): INodeProperties[] {
 const GROUP_JID = /^\d+(-\d+)?(@g\.us)?$/;
 
 export function groupJidProperty(): INodeProperties {
-	return {
-		displayName: 'Group ID',
+	return picker({
+		displayName: 'Group',
 		name: 'groupJid',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: '120363000000000000@g.us',
-		description: 'The group\'s JID; "@g.us" may be left out',
-	};
+		description: 'The group: pick it from the instance\'s groups, or give its ID ("@g.us" may be left out)',
+		searchMethod: 'searchGroups',
+		typedMode: { displayName: 'By ID', name: 'id', placeholder: '120363000000000000@g.us' },
+	});
 }
 
 /** The group's JID as typed, trimmed; the server adds `@g.us` when it is missing. */
 export function readGroupJid(params: ItemParameters): string {
-	const groupJid = params.text('groupJid', 'Group ID').trim();
+	const groupJid = params.text('groupJid', 'Group').trim();
 	if (groupJid.length > 64 || !GROUP_JID.test(groupJid)) {
-		params.fail('Group ID', 'must be a group JID such as 120363000000000000@g.us', 'Get the ID from Group → Get Many, or from the trigger\'s chatId of a group message.');
+		params.fail('Group', 'must be a group ID such as 120363000000000000@g.us', 'Get the ID from Group → Get Many, or from the trigger\'s chatId of a group message.');
 	}
 	return groupJid;
 }

@@ -53,6 +53,7 @@ import { sendText } from './message/sendText';
 import { sendVideoNote } from './message/sendVideoNote';
 import { getSettings } from './settings/get';
 import { setSettings } from './settings/set';
+import { picker } from './pickers';
 import type { Operation, Resource } from './types';
 import { getWebhook } from './webhook/get';
 import { setWebhook } from './webhook/set';
@@ -185,24 +186,37 @@ function shownFor(operation: Operation, property: INodeProperties): INodePropert
 }
 
 /**
- * The Instance field, hidden for routes of the whole server. n8n's `hide` needs every key to
- * match, so such operations must share one resource (today: instance create and list).
+ * The Instance field. Version 1 stores the name as text; version 2 stores a picker value
+ * (`{ __rl, mode, value }`), so workflows saved with version 1 keep their text field. Both
+ * are hidden for routes of the whole server; n8n's `hide` needs every key to match, so such
+ * operations must share one resource (today: instance create and list).
  */
-function instanceProperty(): INodeProperties {
-	const property: INodeProperties = {
+function instanceProperties(): INodeProperties[] {
+	const description = 'Name of the instance on the server (as shown in its manager)';
+	const typed: INodeProperties = {
 		displayName: 'Instance',
 		name: 'instance',
 		type: 'string',
 		default: '',
 		required: true,
 		placeholder: 'my-instance',
-		description: 'Name of the instance on the server (as shown in its manager)',
+		description,
 	};
+	const picked = picker({
+		displayName: 'Instance',
+		name: 'instance',
+		description,
+		searchMethod: 'searchInstances',
+		typedMode: { displayName: 'By Name', name: 'name', placeholder: 'my-instance' },
+	});
 	const serverWide = OPERATIONS.filter((operation) => operation.scope === 'server');
-	if (serverWide.length === 0) return property;
 	const resources = [...new Set(serverWide.map((operation) => operation.resource))];
 	if (resources.length > 1) throw new Error(`Server-wide operations in several resources: ${resources.join(', ')}`);
-	return { ...property, displayOptions: { hide: { resource: resources, operation: serverWide.map((operation) => operation.value) } } };
+	const hide = serverWide.length > 0 ? { resource: resources, operation: serverWide.map((operation) => operation.value) } : undefined;
+	return [
+		{ ...typed, displayOptions: { show: { '@version': [1] }, ...(hide ? { hide } : {}) } },
+		{ ...picked, displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] }, ...(hide ? { hide } : {}) } },
+	];
 }
 
 /**
@@ -229,6 +243,6 @@ export const nodeProperties: INodeProperties[] = [
 		default: 'message',
 	},
 	...shownResources.map(operationDropdown),
-	instanceProperty(),
+	...instanceProperties(),
 	...OPERATIONS.flatMap((operation) => operation.properties.map((property) => shownFor(operation, property))),
 ];

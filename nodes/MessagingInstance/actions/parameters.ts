@@ -106,6 +106,11 @@ function kindOf(value: unknown): string {
 	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
+/** What a picker (resource locator) stores: the chosen or typed value, and how it was given. */
+function isPickerValue(value: unknown): value is { __rl: true; value: unknown } {
+	return typeof value === 'object' && value !== null && (value as { __rl?: unknown }).__rl === true;
+}
+
 /** Instance names that a URL would resolve into another route. */
 const DOT_SEGMENTS = new Set(['.', '..']);
 
@@ -132,6 +137,7 @@ export class ItemParameters {
 	/** Text from a value: strings as they are, finite numbers and booleans as written; else an error. */
 	checkText(value: unknown, label: string): string {
 		if (value === null || value === undefined) return '';
+		if (isPickerValue(value)) return this.checkText(value.value, label);
 		if (typeof value === 'string') return value;
 		if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') return String(value);
 		return this.fail(label, `must be text, not ${kindOf(value)}`);

@@ -1,4 +1,5 @@
 import { recipientProperty } from '../fields';
+import { picker } from '../pickers';
 import type { Operation } from '../types';
 
 /** Add To Chat and Remove From Chat: one route, the action in the body. */
@@ -13,20 +14,18 @@ export function labelChange(action: 'add' | 'remove'): Operation {
 		v2Only: true,
 		properties: [
 			recipientProperty('The chat: a number or a JID'),
-			{
-				displayName: 'Label ID',
+			picker({
+				displayName: 'Label',
 				name: 'labelId',
-				type: 'string',
-				default: '',
-				required: true,
-				placeholder: '3',
-				description: 'The label\'s ID, as Label → Get Many lists it',
-			},
+				description: 'The label: pick it from the instance\'s labels, or give its ID',
+				searchMethod: 'searchLabels',
+				typedMode: { displayName: 'By ID', name: 'id', placeholder: '3' },
+			}),
 		],
 		path: '/label/handleLabel',
 		buildBody: (params) => ({
 			number: params.recipient('number', 'Number'),
-			labelId: params.text('labelId', 'Label ID').trim(),
+			labelId: params.text('labelId', 'Label').trim(),
 			action,
 		}),
 	};
