@@ -1,0 +1,52 @@
+import { LoadOptionsContext } from 'n8n-core';
+import { Workflow } from 'n8n-workflow';
+import type { INode, INodeParameters } from 'n8n-workflow';
+
+import { MessagingInstance } from '../../nodes/MessagingInstance/MessagingInstance.node';
+import { additionalDataFor } from '../harness/additionalData';
+import { TestCredentialsHelper } from '../harness/credentialsHelper';
+import { ACTION_TYPE, nodeTypes } from '../harness/nodeTypes';
+import { credentialsFor, run, sent, useSandbox } from './helpers';
+
+/** The pickers as the editor opens them: through n8n-core's load-options context, with the node's credential. */
+
+const node = new MessagingInstance();
+
+function loadOptionsContext(credentials: Record<string, unknown>, parameters: INodeParameters) {
+	const wfNode: INode = {
+		id: 'n',
+		name: 'Messaging Instance',
+		type: ACTION_TYPE,
+		typeVersion: 2,
+		position: [0, 0],
+		parameters,
+		credentials: { messagingInstanceApi: { id: 'cred-1', name: 'Sandbox' } },
+	};
+	const workflow = new Workflow({ nodes: [wfNode], connections: {}, active: false, nodeTypes });
+	const additionalData = additionalDataFor(new TestCredentialsHelper({ messagingInstanceApi: credentials as never }), 'http://127.0.0.1:5678', {
+		currentNodeParameters: parameters,
+	});
+	return new LoadOptionsContext(workflow, wfNode, additionalData, 'parameters.instance');
+}
+
+describe('pickers (v2 server)', () => {
+	const sandbox = useSandbox('v2');
+
+	test('Instance lists the server\'s instances by name, searchable', async () => {
+		const context = loadOptionsContext(credentialsFor(sandbox.current), { resource: 'message', operation: 'sendText' });
+		const all = await node.methods.listSearch.searchInstances.call(context);
+		expect(all.results).toEqual([{ name: 'demo (open)', value: 'demo' }]);
+		expect(sent(sandbox.current)).toEqual([{ method: 'GET', path: '/instance/fetchInstances', status: 200, body: undefined }]);
+		const none = await node.methods.listSearch.searchInstances.call(context, 'zzz');
+		expect(none.results).toEqual([]);
+	});
+
+	test('a picked instance and one typed as an expression send to the same route', async () => {
+		const parameters = { resource: 'message', operation: 'sendText', number: '5511999990000', text: 'hi' };
+		const picked = await run(sandbox.current, { ...parameters, instance: { __rl: true, mode: 'list', value: 'demo' } });
+		const typed = await run(sandbox.current, { ...parameters, instance: { __rl: true, mode: 'name', value: '={{ "de" + "mo" }}' } });
+		expect(picked.error).toBeUndefined();
+		expect(typed.error).toBeUndefined();
+		expect(sent(sandbox.current).map((request) => request.path)).toEqual(['/message/sendText/demo', '/message/sendText/demo']);
+	});
+});
