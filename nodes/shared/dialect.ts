@@ -95,6 +95,8 @@ export interface Dialect {
 	readonly webhookStyle: 'flat' | 'nested';
 	/** Whether the server can add our own headers to its webhook deliveries. */
 	readonly supportsWebhookHeaders: boolean;
+	/** Whether the server can be asked which webhook an instance has (`GET /webhook/find`). */
+	readonly hasWebhookFind: boolean;
 	/** @deprecated use `webhookBody(dialect, settings)`; kept while the trigger moves over. */
 	webhookBody(settings: WebhookSettings): IDataObject;
 }
@@ -131,6 +133,7 @@ const documented: Dialect = {
 	updateMessageNumberIsInteger: true,
 	webhookStyle: 'flat',
 	supportsWebhookHeaders: false,
+	hasWebhookFind: false,
 	webhookBody: (settings) => webhookBody(documented, settings),
 };
 
@@ -149,6 +152,7 @@ const v2: Dialect = {
 	updateMessageNumberIsInteger: false,
 	webhookStyle: 'nested',
 	supportsWebhookHeaders: true,
+	hasWebhookFind: true,
 	webhookBody: (settings) => webhookBody(v2, settings),
 };
 
