@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ItemParameters } from './parameters';
 import { picker } from './pickers';
@@ -194,5 +194,53 @@ export function wholeList(select: (response: unknown) => unknown[] = (response) 
 		pageSize: Number.MAX_SAFE_INTEGER,
 		page: (request) => request,
 		records: (response) => ({ records: select(response), more: false }),
+	};
+}
+
+/** The optional Filters collection of a Get Many operation. */
+export function filtersProperty(options: INodeProperties[]): INodeProperties {
+	return { displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, options };
+}
+
+/** A filter by chat or contact JID (the server turns a bare number into its JID). */
+export function jidFilterProperty(displayName: string, description: string): INodeProperties {
+	return { displayName, name: 'remoteJid', type: 'string', default: '', placeholder: '5511999990000@s.whatsapp.net', description };
+}
+
+/** The JID filter's value, checked; undefined when the user left it empty. */
+export function readJidFilter(params: ItemParameters, filters: IDataObject, label: string): string | undefined {
+	const value = params.checkText(filters.remoteJid, label).trim();
+	return value === '' ? undefined : params.checkRecipient(value, label, true);
+}
+
+/**
+ * A list the server answers as a bare array, one page at a time: Find Contacts numbers its
+ * pages (`page`, `offset` = page size), Find Chats skips records (`take`, `skip`).
+ */
+export function pagedList(style: 'page' | 'skip', pageSize: number): Pagination {
+	return {
+		pageSize,
+		page: (request, page, size) => ({
+			...request,
+			body: { ...request.body, ...(style === 'page' ? { page, offset: size } : { take: size, skip: (page - 1) * size }) },
+		}),
+		records: (response) => {
+			const records = Array.isArray(response) ? response : [];
+			return { records, more: records.length > 0 };
+		},
+	};
+}
+
+/** Phone numbers typed as text, for group participants and invitees. */
+export function numbersListProperty(displayName: string, name: string, description: string): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'string',
+		typeOptions: { rows: 2 },
+		default: '',
+		required: true,
+		placeholder: '5511999990000, 5511888880000',
+		description: `${description}: phone numbers with country code, separated by commas or new lines`,
 	};
 }

@@ -1,4 +1,4 @@
-import { returnAllProperties } from '../fields';
+import { filtersProperty, jidFilterProperty, pagedList, readJidFilter, returnAllProperties } from '../fields';
 import type { Operation } from '../types';
 
 export const getManyContacts: Operation = {
@@ -10,37 +10,12 @@ export const getManyContacts: Operation = {
 	v2Only: true,
 	properties: [
 		...returnAllProperties(),
-		{
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			options: [
-				{
-					displayName: 'Contact (Remote JID)',
-					name: 'remoteJid',
-					type: 'string',
-					default: '',
-					placeholder: '5511999990000@s.whatsapp.net',
-					description: 'Only this contact (a number is turned into its JID by the server)',
-				},
-			],
-		},
+		filtersProperty([jidFilterProperty('Contact (Remote JID)', 'Only this contact (a number is turned into its JID by the server)')]),
 	],
 	path: '/chat/findContacts',
 	buildBody: (params) => {
-		const filters = params.collection('filters', 'Filters');
-		const remoteJid = params.checkText(filters.remoteJid, 'Filters: Contact (Remote JID)').trim();
-		return { where: remoteJid !== '' ? { remoteJid: params.checkRecipient(remoteJid, 'Filters: Contact (Remote JID)', true) } : {} };
+		const remoteJid = readJidFilter(params, params.collection('filters', 'Filters'), 'Filters: Contact (Remote JID)');
+		return { where: remoteJid ? { remoteJid } : {} };
 	},
-	// Find Contacts pages with page/offset like Find Messages, but answers a bare list.
-	pagination: {
-		pageSize: 100,
-		page: (request, page, pageSize) => ({ ...request, body: { ...request.body, page, offset: pageSize } }),
-		records: (response) => {
-			const records = Array.isArray(response) ? response : [];
-			return { records, more: records.length > 0 };
-		},
-	},
+	pagination: pagedList('page', 100),
 };

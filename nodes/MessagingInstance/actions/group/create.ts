@@ -1,4 +1,4 @@
-import { readParticipants } from '../fields';
+import { numbersListProperty, readParticipants } from '../fields';
 import type { Operation } from '../types';
 
 export const createGroup: Operation = {
@@ -10,16 +10,7 @@ export const createGroup: Operation = {
 	v2Only: true,
 	properties: [
 		{ displayName: 'Subject', name: 'subject', type: 'string', default: '', required: true, description: 'The group\'s name' },
-		{
-			displayName: 'Participants',
-			name: 'participants',
-			type: 'string',
-			typeOptions: { rows: 2 },
-			default: '',
-			required: true,
-			placeholder: '5511999990000, 5511888880000',
-			description: 'Phone numbers with country code, separated by commas or new lines',
-		},
+		numbersListProperty('Participants', 'participants', 'Who joins the group'),
 		{
 			displayName: 'Options',
 			name: 'options',

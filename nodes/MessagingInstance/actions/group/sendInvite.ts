@@ -1,4 +1,4 @@
-import { groupJidProperty, readGroupJid, readParticipants } from '../fields';
+import { groupJidProperty, numbersListProperty, readGroupJid, readParticipants } from '../fields';
 import type { Operation } from '../types';
 
 export const sendInvite: Operation = {
@@ -10,16 +10,7 @@ export const sendInvite: Operation = {
 	v2Only: true,
 	properties: [
 		groupJidProperty(),
-		{
-			displayName: 'Numbers',
-			name: 'numbers',
-			type: 'string',
-			typeOptions: { rows: 2 },
-			default: '',
-			required: true,
-			placeholder: '5511999990000, 5511888880000',
-			description: 'Who receives the invite: phone numbers with country code, separated by commas or new lines',
-		},
+		numbersListProperty('Numbers', 'numbers', 'Who receives the invite'),
 		{
 			displayName: 'Text',
 			name: 'description',

@@ -1,4 +1,4 @@
-import { readParticipants } from '../fields';
+import { numbersListProperty, readParticipants } from '../fields';
 import { groupRoute } from './route';
 
 const ACTIONS = ['add', 'remove', 'promote', 'demote'];
@@ -23,16 +23,7 @@ export const updateParticipants = groupRoute({
 				{ name: 'Remove', value: 'remove' },
 			],
 		},
-		{
-			displayName: 'Participants',
-			name: 'participants',
-			type: 'string',
-			typeOptions: { rows: 2 },
-			default: '',
-			required: true,
-			placeholder: '5511999990000, 5511888880000',
-			description: 'Phone numbers with country code, separated by commas or new lines',
-		},
+		numbersListProperty('Participants', 'participants', 'Who to add, remove, promote or demote'),
 	],
 	body: (params) => {
 		const action = params.text('action', 'Action');

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { returnAllProperties } from '../fields';
+import { filtersProperty, jidFilterProperty, readJidFilter, returnAllProperties } from '../fields';
 import type { Operation } from '../types';
 
 /** What Find Messages answers: one page of records, and how many pages there are. */
@@ -17,68 +17,55 @@ export const getManyMessages: Operation = {
 	v2Only: true,
 	properties: [
 		...returnAllProperties(),
-		{
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			options: [
-				{
-					displayName: 'Chat (Remote JID)',
-					name: 'remoteJid',
-					type: 'string',
-					default: '',
-					placeholder: '5511999990000@s.whatsapp.net',
-					description: 'Only messages of this chat (the trigger outputs it as chatId)',
-				},
-				{
-					displayName: 'From Me',
-					name: 'fromMe',
-					type: 'boolean',
-					default: true,
-					description: 'Whether to return only the messages this instance sent (on) or only received ones (off)',
-				},
-				{
-					displayName: 'Message ID',
-					name: 'messageId',
-					type: 'string',
-					default: '',
-					description: 'Only the message with this ID',
-				},
-				{
-					displayName: 'Message Type',
-					name: 'messageType',
-					type: 'string',
-					default: '',
-					placeholder: 'conversation',
-					description: 'Only messages of this type, e.g. conversation, imageMessage, audioMessage',
-				},
-				{
-					displayName: 'Sent After',
-					name: 'after',
-					type: 'dateTime',
-					default: '',
-					description: 'Only messages sent at or after this time (needs Sent Before too)',
-				},
-				{
-					displayName: 'Sent Before',
-					name: 'before',
-					type: 'dateTime',
-					default: '',
-					description: 'Only messages sent at or before this time (needs Sent After too)',
-				},
-			],
-		},
+		filtersProperty([
+			jidFilterProperty('Chat (Remote JID)', 'Only messages of this chat (the trigger outputs it as chatId)'),
+			{
+				displayName: 'Only Sent by Me',
+				name: 'fromMe',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to return only the messages this instance sent (servers cannot filter for received ones only)',
+			},
+			{
+				displayName: 'Message ID',
+				name: 'messageId',
+				type: 'string',
+				default: '',
+				description: 'Only the message with this ID',
+			},
+			{
+				displayName: 'Message Type',
+				name: 'messageType',
+				type: 'string',
+				default: '',
+				placeholder: 'conversation',
+				description: 'Only messages of this type, e.g. conversation, imageMessage, audioMessage',
+			},
+			{
+				displayName: 'Sent After',
+				name: 'after',
+				type: 'dateTime',
+				default: '',
+				description: 'Only messages sent at or after this time (needs Sent Before too)',
+			},
+			{
+				displayName: 'Sent Before',
+				name: 'before',
+				type: 'dateTime',
+				default: '',
+				description: 'Only messages sent at or before this time (needs Sent After too)',
+			},
+		]),
 	],
 	path: '/chat/findMessages',
 	buildBody: (params) => {
 		const filters = params.collection('filters', 'Filters');
 		const key: IDataObject = {};
 		const where: IDataObject = {};
-		const remoteJid = params.checkText(filters.remoteJid, 'Filters: Chat (Remote JID)').trim();
-		if (remoteJid !== '') key.remoteJid = params.checkRecipient(remoteJid, 'Filters: Chat (Remote JID)', true);
-		if (filters.fromMe !== undefined) key.fromMe = params.checkFlag(filters.fromMe, 'Filters: From Me');
+		const remoteJid = readJidFilter(params, filters, 'Filters: Chat (Remote JID)');
+		if (remoteJid) key.remoteJid = remoteJid;
+		// The server filters on fromMe only when it is true.
+		if (filters.fromMe !== undefined && params.checkFlag(filters.fromMe, 'Filters: Only Sent by Me')) key.fromMe = true;
 		const id = params.checkText(filters.messageId, 'Filters: Message ID').trim();
 		if (id !== '') key.id = id;
 		if (Object.keys(key).length > 0) where.key = key;
