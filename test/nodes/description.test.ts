@@ -59,3 +59,33 @@ describe('the action node in the editor', () => {
 		expect(names.filter((name) => /\(Ms\)|Qrcode/.test(name))).toEqual([]);
 	});
 });
+
+describe('the Instance field', () => {
+	const instanceFields = (version: number, resource: string, operation: string) => {
+		const node = { typeVersion: version, parameters: {} } as unknown as INode;
+		const parameters = NodeHelpers.getNodeParameters(description.properties, { resource, operation }, true, false, node, description) ?? {};
+		return parameters.instance;
+	};
+
+	test('version 1 keeps the name as text, version 2 (a new node) offers the picker', () => {
+		expect(instanceFields(1, 'message', 'sendText')).toBe('');
+		expect(instanceFields(2, 'message', 'sendText')).toEqual({ __rl: true, mode: 'list', value: '' });
+		expect(description.defaultVersion).toBe(2);
+	});
+
+	test.each([
+		['instance', 'create'],
+		['instance', 'getMany'],
+	])('%s → %s (a route of the whole server) has none', (resource, operation) => {
+		expect(instanceFields(2, resource, operation)).toBeUndefined();
+		expect(instanceFields(1, resource, operation)).toBeUndefined();
+	});
+
+	test.each([
+		['instance', 'connect'],
+		['group', 'create'],
+		['message', 'getMany'],
+	])('%s → %s has one', (resource, operation) => {
+		expect(instanceFields(2, resource, operation)).toEqual({ __rl: true, mode: 'list', value: '' });
+	});
+});

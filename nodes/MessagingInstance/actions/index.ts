@@ -187,9 +187,10 @@ function shownFor(operation: Operation, property: INodeProperties): INodePropert
 
 /**
  * The Instance field. Version 1 stores the name as text; version 2 stores a picker value
- * (`{ __rl, mode, value }`), so workflows saved with version 1 keep their text field. Both
- * are hidden for routes of the whole server; n8n's `hide` needs every key to match, so such
- * operations must share one resource (today: instance create and list).
+ * (`{ __rl, mode, value }`), so workflows saved with version 1 keep their text field. Routes
+ * of the whole server have none: since n8n hides a field when any one `hide` rule matches,
+ * the field is shown by `show` rules instead (all keys of one rule must match), one rule
+ * for the resources without such routes and one per resource with them.
  */
 function instanceProperties(): INodeProperties[] {
 	const description = 'Name of the instance on the server (as shown in its manager)';
@@ -209,14 +210,18 @@ function instanceProperties(): INodeProperties[] {
 		searchMethod: 'searchInstances',
 		typedMode: { displayName: 'By Name', name: 'name', placeholder: 'my-instance' },
 	});
-	const serverWide = OPERATIONS.filter((operation) => operation.scope === 'server');
-	const resources = [...new Set(serverWide.map((operation) => operation.resource))];
-	if (resources.length > 1) throw new Error(`Server-wide operations in several resources: ${resources.join(', ')}`);
-	const hide = serverWide.length > 0 ? { resource: resources, operation: serverWide.map((operation) => operation.value) } : undefined;
-	return [
-		{ ...typed, displayOptions: { show: { '@version': [1] }, ...(hide ? { hide } : {}) } },
-		{ ...picked, displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] }, ...(hide ? { hide } : {}) } },
+	const withServerRoutes = new Set(OPERATIONS.filter((operation) => operation.scope === 'server').map((operation) => operation.resource));
+	const rules: Array<Record<string, string[]>> = [
+		{ resource: shownResources.map((resource) => resource.value).filter((resource) => !withServerRoutes.has(resource)) },
+		...[...withServerRoutes].map((resource) => ({
+			resource: [resource],
+			operation: OPERATIONS.filter((operation) => operation.resource === resource && operation.scope !== 'server').map((operation) => operation.value),
+		})),
 	];
+	return rules.flatMap((rule) => [
+		{ ...typed, displayOptions: { show: { ...rule, '@version': [1] } } },
+		{ ...picked, displayOptions: { show: { ...rule, '@version': [{ _cnd: { gte: 2 } }] } } },
+	]);
 }
 
 /**
