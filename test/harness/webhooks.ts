@@ -401,15 +401,20 @@ export class TriggerHarness {
 			return;
 		}
 
-		if (result.noWebhookResponse === true || response.headersSent) {
-			if (!response.headersSent) reply(500, { message: 'The node answered nothing' });
+		const answered = result.noWebhookResponse === true || response.headersSent;
+		if (answered && !response.headersSent) return reply(500, { message: 'The node answered nothing' });
+		if (result.workflowData === undefined) {
+			if (!answered) reply(200, result.webhookResponse ?? { message: 'Webhook call received' });
 			return;
 		}
-		if (result.workflowData === undefined) {
-			return reply(200, result.webhookResponse ?? { message: 'Webhook call received' });
-		}
 		record.items = result.workflowData[0] ?? [];
-		reply(200, { message: 'Workflow was started' });
+		// n8n (webhook-helpers, `onReceived`): unless the node answered, the answer is the
+		// description's `responseData`, by default the text "firstEntryJson".
+		if (!answered) {
+			const responseData = this.nodeType().description.webhooks?.[0]?.responseData ?? 'firstEntryJson';
+			if (responseData === 'noData') reply(200, undefined);
+			else reply(200, responseData || (result.webhookResponse ?? { message: 'Workflow was started' }));
+		}
 		if (kind === 'test') {
 			// n8n ends the test session once its event started the (manual) run.
 			const ending = this.stopTest();
