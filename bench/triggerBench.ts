@@ -14,7 +14,7 @@
  *
  * Prints one JSON object on IPC: { text: [...], media: [...], checks }.
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 
 import { Container } from '@n8n/di';
@@ -24,6 +24,7 @@ import type { IDataObject, INode, INodeParameters, INodeType, INodeTypes, IWebho
 
 import { upsertData } from '../sandbox/messages';
 import { additionalDataFor } from '../test/harness/additionalData';
+import { TestCredentialsHelper } from '../test/harness/credentialsHelper';
 
 // Binary data in memory, n8n's default mode.
 Container.set(BinaryDataService, new BinaryDataService({ mode: 'default' } as never, {} as never, {} as never));
@@ -35,7 +36,7 @@ const MEDIA_BYTES = 1024 * 1024;
 
 const REPO = path.resolve(__dirname, '..');
 const NODE_NAME = 'Messaging Instance Trigger';
-const SECRET = randomBytes(32).toString('base64url');
+const API_KEY = randomBytes(16).toString('hex').toUpperCase();
 const TOKEN = 'B6D711FCDE4D4FD5936544120E713976';
 const WEBHOOK_ID = '9a0c1e52-5d6b-4c47-9b0e-0f3a7d1c2b11';
 
@@ -52,7 +53,25 @@ const nodeTypes: INodeTypes = {
 	getKnownTypes: () => ({}),
 };
 
-function makeWorkflow(options: IDataObject): { workflow: Workflow; node: INode } {
+// The trigger reads its credential per delivery (its webhook secret is derived from the API key).
+const credentialsHelper = new TestCredentialsHelper({
+	messagingInstanceApi: { baseUrl: 'http://127.0.0.1:8080', apiKey: API_KEY, dialect: 'v2' },
+});
+
+/** The webhook secret the trigger derives for this workflow and node (nodes/MessagingInstanceTrigger/secret.ts). */
+function secretOf(workflowId: string, node: INode): string {
+	return createHmac('sha256', API_KEY)
+		.update(JSON.stringify(['messaging-instance-trigger/webhook-secret/v1', workflowId, node.id, node.webhookId]))
+		.digest('base64url');
+}
+
+interface BenchWorkflow {
+	workflow: Workflow;
+	node: INode;
+	query: Record<string, string>;
+}
+
+function makeWorkflow(options: IDataObject): BenchWorkflow {
 	const node: INode = {
 		id: 'trigger-node',
 		name: NODE_NAME,
@@ -70,15 +89,14 @@ function makeWorkflow(options: IDataObject): { workflow: Workflow; node: INode }
 		connections: {},
 		active: true,
 		nodeTypes,
-		staticData: { [`node:${NODE_NAME}`]: { secret: SECRET } },
+		staticData: {},
 		settings: { executionOrder: 'v1' },
 	});
-	return { workflow, node };
+	return { workflow, node, query: { secret: secretOf(workflow.id, node) } };
 }
 
 const baseUrl = 'http://127.0.0.1:5678';
-const destination = `${baseUrl}/webhook/${WEBHOOK_ID}/webhook?secret=${SECRET}`;
-const query = { secret: SECRET };
+const destination = `${baseUrl}/webhook/${WEBHOOK_ID}/webhook?secret=as-registered`;
 const headers = { 'content-type': 'application/json', host: '127.0.0.1:5678' };
 
 function envelope(data: Record<string, unknown>): string {
@@ -119,17 +137,17 @@ function response(): Response {
 	return r;
 }
 
-/** The delivery as n8n's webhook server hands it over; a trigger reads no credential here. */
-function additionalData(body: unknown, rawBody: string): IWorkflowExecuteAdditionalData {
-	return additionalDataFor(undefined, baseUrl, {
+/** The delivery as n8n's webhook server hands it over. */
+function additionalData(body: unknown, rawBody: string, query: Record<string, string>): IWorkflowExecuteAdditionalData {
+	return additionalDataFor(credentialsHelper, baseUrl, {
 		httpRequest: { method: 'POST', url: destination, path: `/webhook/${WEBHOOK_ID}/webhook`, headers, query, params: {}, body, rawBody: Buffer.from(rawBody) },
 		httpResponse: response(),
 		userId: 'bench',
 	} as unknown as Partial<IWorkflowExecuteAdditionalData>);
 }
 
-function context(workflow: Workflow, node: INode, body: unknown, raw: string): WebhookContext {
-	const data = additionalData(body, raw);
+function context({ workflow, node, query }: BenchWorkflow, body: unknown, raw: string): WebhookContext {
+	const data = additionalData(body, raw, query);
 	const webhookData = {
 		webhookDescription: nodeType.description.webhooks![0],
 		node: NODE_NAME,
@@ -153,9 +171,9 @@ async function timeVariant(bodies: string[], fn: Variant): Promise<{ us: number;
 	return { us: Number(process.hrtime.bigint() - t0) / 1e3 / bodies.length, emitted };
 }
 
-async function runTrigger(workflow: Workflow, node: INode, raw: string): Promise<number> {
+async function runTrigger(bench: BenchWorkflow, raw: string): Promise<number> {
 	const body = JSON.parse(raw) as unknown;
-	const ctx = context(workflow, node, body, raw);
+	const ctx = context(bench, body, raw);
 	const result = await nodeType.webhook!.call(ctx);
 	const items = result.workflowData?.[0] ?? [];
 	return items.length;
@@ -183,10 +201,10 @@ async function main(): Promise<void> {
 		},
 		'parse + n8n WebhookContext': () => (raw) => {
 			const body = JSON.parse(raw) as unknown;
-			sink += context(text.workflow, text.node, body, raw) ? 1 : 0;
+			sink += context(text, body, raw) ? 1 : 0;
 			return 0;
 		},
-		'parse + context + trigger webhook()': () => (raw) => runTrigger(text.workflow, text.node, raw),
+		'parse + context + trigger webhook()': () => (raw) => runTrigger(text, raw),
 	};
 	const textResults: Record<string, number[]> = {};
 	const checks: string[] = [];
@@ -238,10 +256,10 @@ async function main(): Promise<void> {
 			sink += Buffer.from(body.data.message.base64, 'base64').length;
 			return 0;
 		},
-		'parse + context + trigger, media left in JSON': (raw) => runTrigger(inJson.workflow, inJson.node, raw),
+		'parse + context + trigger, media left in JSON': (raw) => runTrigger(inJson, raw),
 		'parse + context + trigger, media as binary': async (raw) => {
 			const body = JSON.parse(raw) as unknown;
-			const result = await nodeType.webhook!.call(context(bin.workflow, bin.node, body, raw));
+			const result = await nodeType.webhook!.call(context(bin, body, raw));
 			const item = result.workflowData?.[0]?.[0];
 			if (!item?.binary || Object.keys(item.binary).length !== 1) checks.push('media delivery produced no binary property');
 			return item ? 1 : 0;

@@ -1,31 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { redactDeep } from '../shared/secret';
-import { SECRET_PARAM } from './registration';
+import { configEventName } from '../shared/events';
+import { eventDedupeKey, messageDedupeKey } from './dedupe';
+import { withoutSecret } from './secretUrl';
+import { cleanCopy } from './shape';
 
 /**
- * What a delivery carries and how it becomes an output item. Pure functions: no request,
- * no n8n context, so each rule can be read (and tested) on its own.
+ * A delivery, parsed once: the checked body becomes a typed `Delivery` (event, instance, and
+ * per event in it the key, message, media and time). The trigger filters and emits these
+ * very objects. Pure functions: no request, no n8n context.
  */
-
-export interface Envelope extends IDataObject {
-	event: string;
-	instance: string;
-	data: IDataObject | IDataObject[];
-}
-
-function isRecord(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A delivery body the trigger understands, or undefined (answered with 400). */
-export function asEnvelope(body: unknown): Envelope | undefined {
-	if (!isRecord(body)) return undefined;
-	if (typeof body.event !== 'string' || body.event.trim() === '') return undefined;
-	if (body.instance !== undefined && typeof body.instance !== 'string') return undefined;
-	if (!isRecord(body.data) && !Array.isArray(body.data)) return undefined;
-	return body as Envelope;
-}
 
 /** The `key` of a message event: `{remoteJid, fromMe, id, participant?}`. */
 export interface MessageKey {
@@ -35,42 +19,123 @@ export interface MessageKey {
 	participant?: string;
 }
 
-export function messageKeyOf(data: Envelope['data']): MessageKey | undefined {
-	if (!isRecord(data) || !isRecord(data.key)) return undefined;
+/** The media part of a message: which kind, its MIME type, file name and the file itself. */
+export interface MediaInfo {
+	kind: string;
+	mimeType: string;
+	fileName?: string;
+}
+
+/** One event of a delivery (a delivery with `data` as an array carries several). */
+export interface DeliveryEvent {
+	/** The event's data, cleaned (shape.ts): what the item shows. */
+	data: IDataObject;
+	/** The message key, for any event about one message (new, updated, deleted). */
+	key?: MessageKey;
+	/** Present for a message event (data with a `key` and a `message`). */
+	message?: {
+		content: IDataObject;
+		media?: MediaInfo;
+		/** The file as base64, when the server sent it inside the event (webhookBase64). */
+		base64?: string;
+		/** `messageTimestamp` as an ISO date; null when it is missing or not a time. */
+		timestamp: string | null;
+	};
+	/** The same for every copy of this event, in any process (dedupe.ts). */
+	dedupeKey: string;
+}
+
+export interface Delivery {
+	/** As delivered, e.g. `messages.upsert`. */
+	event: string;
+	/** As configured, e.g. `MESSAGES_UPSERT`. */
+	eventName: string;
+	instance: string;
+	/** The envelope for `raw`: without the instance token and the secret, `data` left out. */
+	envelope: IDataObject;
+	events: DeliveryEvent[];
+}
+
+export type Parsed = { ok: true; delivery: Delivery } | { ok: false; reason: string };
+
+export const EXPECTED_SHAPE = 'Expected a JSON object with "event", "instance" and "data"';
+
+function isRecord(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function str(value: unknown): string | undefined {
+	return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** The instance token the server put into the body (`apikey`), to hide wherever it appears. */
+function tokenOf(body: IDataObject): string[] {
+	const token: unknown = Object.prototype.hasOwnProperty.call(body, 'apikey') ? body.apikey : undefined;
+	return typeof token === 'string' || typeof token === 'number' ? [String(token)] : [];
+}
+
+/** The body as a typed delivery, or the reason it is not one (answered with 400). */
+export function parseDelivery(body: unknown, secrets: readonly string[]): Parsed {
+	if (!isRecord(body)) return { ok: false, reason: EXPECTED_SHAPE };
+	const cleaned = cleanCopy(body, [...secrets, ...tokenOf(body)]);
+	if (!cleaned.ok) return { ok: false, reason: `The delivery is ${cleaned.reason}` };
+	const clean = cleaned.value as IDataObject;
+	const { apikey: _token, data, ...envelope } = clean;
+	if (typeof envelope.event !== 'string' || envelope.event.trim() === '') return { ok: false, reason: EXPECTED_SHAPE };
+	if (envelope.instance !== undefined && typeof envelope.instance !== 'string') return { ok: false, reason: EXPECTED_SHAPE };
+	if (!isRecord(data) && !Array.isArray(data)) return { ok: false, reason: EXPECTED_SHAPE };
+	if (typeof envelope.destination === 'string') {
+		const destination = withoutSecret(envelope.destination);
+		if (destination === undefined) delete envelope.destination;
+		else envelope.destination = destination;
+	}
+	const event = envelope.event;
+	const eventName = configEventName(event);
+	const instance = typeof envelope.instance === 'string' ? envelope.instance : '';
+	// A batch (`data` as an array) is one event per entry; an entry that is not an object is
+	// no event the trigger can emit.
+	const entries = Array.isArray(data) ? data.filter(isRecord) : [data];
+	const events = entries.map((entry) => eventOf(entry, instance, eventName, envelope.date_time));
+	return { ok: true, delivery: { event, eventName, instance, envelope, events } };
+}
+
+function eventOf(data: IDataObject, instance: string, eventName: string, dateTime: unknown): DeliveryEvent {
+	const key = messageKeyOf(data);
+	const dedupeKey = key?.id ? keyOfMessage(instance, eventName, key) : eventDedupeKey(instance, eventName, dateTime, data);
+	if (!key || !isRecord(data.message)) return { data, ...(key ? { key } : {}), dedupeKey };
+	const content = data.message;
+	const base64 = typeof content.base64 === 'string' && content.base64 !== '' ? content.base64 : undefined;
+	return {
+		data,
+		key,
+		message: {
+			content,
+			media: mediaOf(content),
+			...(base64 ? { base64 } : {}),
+			timestamp: timestampOf(data.messageTimestamp, dateTime),
+		},
+		dedupeKey,
+	};
+}
+
+function keyOfMessage(instance: string, event: string, key: MessageKey): string {
+	return messageDedupeKey({ instance, event, remoteJid: key.remoteJid, fromMe: key.fromMe, id: key.id });
+}
+
+function messageKeyOf(data: IDataObject): MessageKey | undefined {
+	if (!isRecord(data.key)) return undefined;
 	const key = data.key;
 	if (typeof key.remoteJid !== 'string') return undefined;
 	return {
 		remoteJid: key.remoteJid,
 		fromMe: key.fromMe === true,
 		id: typeof key.id === 'string' ? key.id : '',
-		...(typeof key.participant === 'string' && key.participant !== ''
-			? { participant: key.participant }
-			: {}),
+		...(typeof key.participant === 'string' && key.participant !== '' ? { participant: key.participant } : {}),
 	};
 }
 
 export function isGroupJid(jid: string): boolean {
 	return jid.endsWith('@g.us');
-}
-
-/**
- * The envelope without what must never reach the output: the instance token (`apikey`),
- * the secret in `destination`, and any other copy of a secret (replaced wherever it is).
- */
-export function withoutSecrets(envelope: Envelope, secrets: readonly string[]): IDataObject {
-	const { apikey: _token, ...rest } = envelope;
-	const clean: IDataObject = { ...rest };
-	if (typeof clean.destination === 'string') {
-		try {
-			const url = new URL(clean.destination);
-			url.searchParams.delete(SECRET_PARAM);
-			clean.destination = url.toString();
-		} catch {
-			delete clean.destination;
-		}
-	}
-	const hidden = typeof _token === 'string' ? [...secrets, _token] : [...secrets];
-	return redactDeep(clean, hidden);
 }
 
 const WRAPPERS = [
@@ -95,18 +160,13 @@ function unwrap(message: IDataObject): IDataObject {
 	return current;
 }
 
-function str(value: unknown): string | undefined {
-	return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
 /** The readable text of a message, whatever its kind ('' when it has none). */
-export function textOf(message: unknown): string {
-	if (!isRecord(message)) return '';
+export function textOf(message: unknown, depth = 0): string {
+	if (!isRecord(message) || depth > 3) return '';
 	const m = unwrap(message);
-	const field = (name: string): IDataObject =>
-		isRecord(m[name]) ? (m[name] as IDataObject) : {};
+	const field = (name: string): IDataObject => (isRecord(m[name]) ? (m[name] as IDataObject) : {});
 	const protocol = field('protocolMessage');
-	const edited = isRecord(protocol.editedMessage) ? textOf(protocol.editedMessage) : '';
+	const edited = isRecord(protocol.editedMessage) ? textOf(protocol.editedMessage, depth + 1) : '';
 	const interactive = field('interactiveResponseMessage');
 	const interactiveBody = isRecord(interactive.body) ? interactive.body : {};
 	const list = field('listResponseMessage');
@@ -141,40 +201,50 @@ export function messageTypeOf(data: IDataObject): string {
 	return Object.keys(unwrap(data.message)).find((key) => !NOT_CONTENT.has(key)) ?? '';
 }
 
-/** `messageTimestamp` (seconds, as a number, a text or a protobuf Long) as an ISO date. */
-export function timestampOf(value: unknown, fallback: unknown): string | undefined {
-	let seconds: number | undefined;
-	if (typeof value === 'number') seconds = value;
-	else if (typeof value === 'string' && /^\d+$/.test(value)) seconds = Number(value);
-	else if (isRecord(value) && typeof value.low === 'number') {
-		seconds = (value.low >>> 0) + (typeof value.high === 'number' ? value.high * 2 ** 32 : 0);
-	}
-	if (seconds !== undefined && Number.isFinite(seconds) && seconds > 0) {
-		return new Date(seconds * 1000).toISOString();
-	}
-	if (typeof fallback === 'string' && !Number.isNaN(Date.parse(fallback))) {
-		return new Date(fallback).toISOString();
+/** Seconds before the year 10000: a later "time" is not one (and ISO dates end there). */
+const LAST_SECOND = 253_402_300_799;
+/** A value this large is milliseconds, not seconds (seconds reach it in the year 5138). */
+const MILLISECONDS_FROM = 100_000_000_000;
+
+function secondsOf(value: unknown): number | undefined {
+	if (typeof value === 'number') return value;
+	if (typeof value === 'string' && /^\d{1,16}$/.test(value)) return Number(value);
+	// A protobuf Long, as some servers serialise it: {low, high, unsigned}.
+	if (isRecord(value) && typeof value.low === 'number' && Number.isInteger(value.low)) {
+		const high = typeof value.high === 'number' && Number.isInteger(value.high) ? value.high : 0;
+		if (high < 0 && value.unsigned !== true) return undefined;
+		return (high >>> 0) * 2 ** 32 + (value.low >>> 0);
 	}
 	return undefined;
 }
 
-/** The media part of a message: which kind, its MIME type, file name and caption. */
-export interface MediaInfo {
-	kind: string;
-	mimeType: string;
-	fileName?: string;
+/**
+ * `messageTimestamp` (seconds, as a number, a text or a protobuf Long; milliseconds taken as
+ * such) as an ISO date, else the delivery's own `date_time`, else null: never an error.
+ */
+export function timestampOf(value: unknown, fallback: unknown): string | null {
+	let seconds = secondsOf(value);
+	if (seconds !== undefined && seconds >= MILLISECONDS_FROM) seconds = seconds / 1000;
+	if (seconds !== undefined && Number.isFinite(seconds) && seconds > 0 && seconds <= LAST_SECOND) {
+		return new Date(seconds * 1000).toISOString();
+	}
+	if (typeof fallback === 'string' && fallback.length <= 64) {
+		const ms = Date.parse(fallback);
+		if (Number.isFinite(ms) && ms > 0 && ms <= LAST_SECOND * 1000) return new Date(ms).toISOString();
+	}
+	return null;
 }
 
 const MEDIA_KINDS = ['imageMessage', 'videoMessage', 'audioMessage', 'documentMessage', 'stickerMessage'];
 
-export function mediaOf(message: unknown): MediaInfo | undefined {
-	if (!isRecord(message)) return undefined;
+function mediaOf(message: IDataObject): MediaInfo | undefined {
 	const m = unwrap(message);
 	const kind = MEDIA_KINDS.find((name) => isRecord(m[name]));
 	if (!kind) return undefined;
 	const media = m[kind] as IDataObject;
-	const mimeType = (str(media.mimetype) ?? 'application/octet-stream').split(';')[0].trim();
-	return { kind: kind.replace(/Message$/, ''), mimeType, fileName: str(media.fileName) };
+	const mimeType = (str(media.mimetype) ?? 'application/octet-stream').split(';')[0].trim().slice(0, 255);
+	const fileName = str(media.fileName);
+	return { kind: kind.replace(/Message$/, ''), mimeType, ...(fileName ? { fileName } : {}) };
 }
 
 const EXTENSIONS: Record<string, string> = {
@@ -199,31 +269,4 @@ export function fileNameOf(media: MediaInfo, messageId: string): string {
 	const subtype = media.mimeType.split('/')[1] ?? 'bin';
 	const extension = EXTENSIONS[media.mimeType] ?? subtype.replace(/[^a-z0-9]/gi, '').slice(0, 8);
 	return `${messageId || media.kind}.${extension || 'bin'}`;
-}
-
-/** The clean item of a message event (MESSAGES_UPSERT, SEND_MESSAGE, …). */
-export function simplifiedMessage(envelope: Envelope, data: IDataObject, key: MessageKey): IDataObject {
-	const isGroup = isGroupJid(key.remoteJid);
-	const media = mediaOf(data.message);
-	return {
-		event: envelope.event,
-		instance: envelope.instance,
-		chatId: key.remoteJid,
-		remoteJid: key.remoteJid,
-		sender: isGroup && key.participant ? key.participant : key.remoteJid,
-		fromMe: key.fromMe,
-		messageId: key.id,
-		pushName: typeof data.pushName === 'string' ? data.pushName : '',
-		messageType: messageTypeOf(data),
-		text: textOf(data.message),
-		isGroup,
-		timestamp: timestampOf(data.messageTimestamp, envelope.date_time) ?? null,
-		...(media ? { media: { kind: media.kind, mimeType: media.mimeType, ...(media.fileName ? { fileName: media.fileName } : {}) } } : {}),
-	};
-}
-
-/** The clean item of any other event: its data fields next to `event` and `instance`. */
-export function simplifiedEvent(envelope: Envelope): IDataObject {
-	const fields = isRecord(envelope.data) ? envelope.data : { data: envelope.data };
-	return { ...fields, event: envelope.event, instance: envelope.instance };
 }

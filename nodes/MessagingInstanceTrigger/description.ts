@@ -30,7 +30,7 @@ export const triggerProperties: INodeProperties[] = [
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
-		placeholder: 'Add option',
+		placeholder: 'Add Option',
 		default: {},
 		options: [
 			{
@@ -106,16 +106,33 @@ export interface TriggerOptions {
 	includeRaw: boolean;
 }
 
-/** The collection as the node uses it: an option the user did not add is off (raw kept). */
+const OPTIONS = triggerProperties.find((property) => property.name === 'options')?.options ?? [];
+
+/** An option's default as the description declares it (the one place defaults are written). */
+function defaultOf(name: keyof TriggerOptions): unknown {
+	const option = OPTIONS.find((entry) => 'name' in entry && entry.name === name);
+	return option && 'default' in option ? option.default : undefined;
+}
+
+function flag(options: Record<string, unknown>, name: keyof TriggerOptions): boolean {
+	const value = name in options ? options[name] : defaultOf(name);
+	return value === true;
+}
+
+/**
+ * The collection as the node uses it. An option the user never added has the default the
+ * description shows: a new node saves `options: {}`, and that must mean the safe defaults
+ * (own messages and group chats ignored, media as binary), not "everything off".
+ */
 export function readOptions(raw: unknown): TriggerOptions {
 	const options = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
 	const binaryPropertyName = String(options.binaryPropertyName ?? '').trim();
 	return {
-		outputFormat: options.outputFormat === 'raw' ? 'raw' : 'simplified',
-		ignoreOwnMessages: options.ignoreOwnMessages === true,
-		ignoreGroups: options.ignoreGroups === true,
-		mediaAsBinary: options.mediaAsBinary === true,
+		outputFormat: (options.outputFormat ?? defaultOf('outputFormat')) === 'raw' ? 'raw' : 'simplified',
+		ignoreOwnMessages: flag(options, 'ignoreOwnMessages'),
+		ignoreGroups: flag(options, 'ignoreGroups'),
+		mediaAsBinary: flag(options, 'mediaAsBinary'),
 		binaryPropertyName: binaryPropertyName === '' ? DEFAULT_BINARY_PROPERTY : binaryPropertyName,
-		includeRaw: options.includeRaw !== false,
+		includeRaw: flag(options, 'includeRaw'),
 	};
 }

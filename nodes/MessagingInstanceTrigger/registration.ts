@@ -1,24 +1,21 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
-import type { Dialect } from '../shared/dialect';
-import { newSecret, redactError } from '../shared/secret';
+import { webhookBody, type Dialect } from '../shared/dialect';
 import { apiRequest, openConnection, type Connection } from '../shared/transport';
 import { readOptions } from './description';
+import { deriveSecret, redactError, secretScopeOf } from './secret';
+import { secretInUrl, SECRET_HEADER, withoutSecret, withSecret } from './secretUrl';
 
 /**
  * How the trigger keeps the instance's webhook pointing at itself.
  *
- * The secret is made once per node and kept in the workflow's static data, so restarts and
- * re-activations register the same URL. It travels in the webhook URL as a query parameter,
- * the one place both dialects send back with every delivery (the documented dialect has no
- * custom headers); the v2 dialect also gets it as a header.
+ * The secret is derived from the credential's API key and the node's ids (secret.ts), so
+ * restarts and re-activations register the same URL and every process can check a delivery
+ * before any static data is stored. It travels in the webhook URL as a query parameter, the
+ * one place both dialects send back with every delivery; a dialect that supports webhook
+ * headers also gets it as a header.
  */
-
-/** Query parameter of the webhook URL that carries the secret. */
-export const SECRET_PARAM = 'secret';
-/** Header the v2 dialect adds to every delivery. */
-export const SECRET_HEADER = 'x-messaging-instance-secret';
 
 /** What one Set Webhook call registered (or would register). */
 export interface Registration extends IDataObject {
@@ -33,6 +30,7 @@ export interface Registration extends IDataObject {
 
 /** The node's own slice of the workflow's static data. */
 export interface TriggerStaticData extends IDataObject {
+	/** A random secret stored by an earlier version; accepted until the derived one is registered. */
 	secret?: string;
 	/** What the production URL registered while the workflow is active. */
 	production?: Registration;
@@ -44,24 +42,10 @@ export function staticDataOf(ctx: { getWorkflowStaticData(type: string): IDataOb
 	return ctx.getWorkflowStaticData('node') as TriggerStaticData;
 }
 
-export function withSecret(url: string, secret: string): string {
-	const parsed = new URL(url);
-	parsed.searchParams.set(SECRET_PARAM, secret);
-	return parsed.toString();
-}
-
-export function withoutSecret(url: string): string {
-	try {
-		const parsed = new URL(url);
-		parsed.searchParams.delete(SECRET_PARAM);
-		return parsed.toString();
-	} catch {
-		return '';
-	}
-}
-
 interface Settings {
 	connection: Connection;
+	/** The webhook secret derived for this node (secret.ts). */
+	secret: string;
 	instance: string;
 	events: string[];
 	base64: boolean;
@@ -93,8 +77,14 @@ async function readSettings(ctx: IHookFunctions): Promise<Settings> {
 			},
 		);
 	}
+	const secret = secretFor(ctx, connection);
+	if (!secret) {
+		throw new NodeOperationError(node, 'The credential has no API key', {
+			description: 'Enter the API key in the credential: the server needs it, and the trigger derives its webhook secret from it.',
+		});
+	}
 	const options = readOptions(ctx.getNodeParameter('options', {}));
-	return { connection, instance, events, base64: options.mediaAsBinary };
+	return { connection, secret, instance, events, base64: options.mediaAsBinary };
 }
 
 function registrationFor(settings: Settings, baseUrl: string, secret: string): Registration {
@@ -110,9 +100,18 @@ function registrationFor(settings: Settings, baseUrl: string, secret: string): R
 	};
 }
 
+function apiKeyOf(connection: Connection): string {
+	const apiKey = connection.credentials.data?.apiKey;
+	return typeof apiKey === 'string' ? apiKey : '';
+}
+
+function secretFor(ctx: IHookFunctions, connection: Connection): string | undefined {
+	return deriveSecret(apiKeyOf(connection), secretScopeOf(ctx));
+}
+
 function bodyOf(dialect: Dialect, registration: Registration, enabled: boolean): IDataObject {
 	const headers = registration.headers ?? {};
-	return dialect.webhookBody({
+	return webhookBody(dialect, {
 		enabled,
 		url: registration.url,
 		webhookByEvents: registration.byEvents,
@@ -122,18 +121,21 @@ function bodyOf(dialect: Dialect, registration: Registration, enabled: boolean):
 	});
 }
 
-function secretsOf(data: TriggerStaticData, ...registrations: Array<Registration | null | undefined>): string[] {
+/** Every secret an error of these calls could echo: to be hidden from it. */
+function secretsOf(
+	ctx: IHookFunctions,
+	connection: Connection,
+	data: TriggerStaticData,
+	...registrations: Array<Registration | null | undefined>
+): string[] {
 	const secrets = new Set<string>();
-	if (data.secret) secrets.add(data.secret);
+	const derived = secretFor(ctx, connection);
+	for (const secret of [derived, data.secret, apiKeyOf(connection)]) if (secret) secrets.add(secret);
 	for (const registration of registrations) {
 		if (!registration) continue;
 		for (const value of Object.values(registration.headers ?? {})) secrets.add(String(value));
-		try {
-			const secret = new URL(registration.url).searchParams.get(SECRET_PARAM);
-			if (secret) secrets.add(secret);
-		} catch {
-			// not a URL: nothing to hide in it
-		}
+		const secret = secretInUrl(registration.url);
+		if (secret) secrets.add(secret);
 	}
 	return [...secrets];
 }
@@ -198,7 +200,7 @@ async function findWebhook(
 	secrets: string[],
 	whileRemoving = false,
 ): Promise<Registration | null> {
-	if (connection.dialect.name !== 'v2') return null;
+	if (!connection.dialect.hasWebhookFind) return null;
 	const found = await call(
 		ctx,
 		connection,
@@ -252,13 +254,18 @@ export async function webhookExists(ctx: IHookFunctions): Promise<boolean> {
 	// A test run always registers (and remembers what it replaces, to put it back).
 	if (isTestRun(ctx)) return false;
 	const data = staticDataOf(ctx);
-	if (!data.secret || !data.production) return false;
+	if (!data.production) return false;
 	const settings = await readSettings(ctx);
-	// The documented dialect cannot be asked what is registered; Set Webhook replaces the
-	// instance's webhook, so registering again is harmless and keeps activation idempotent.
-	if (settings.connection.dialect.name !== 'v2') return false;
-	const wanted = registrationFor(settings, currentUrl(ctx), data.secret);
-	const found = await findWebhook(ctx, settings.connection, settings.instance, secretsOf(data, wanted));
+	// A dialect without a find route cannot be asked what is registered; Set Webhook replaces
+	// the instance's webhook, so registering again is harmless and keeps activation idempotent.
+	if (!settings.connection.dialect.hasWebhookFind) return false;
+	const wanted = registrationFor(settings, currentUrl(ctx), settings.secret);
+	const found = await findWebhook(
+		ctx,
+		settings.connection,
+		settings.instance,
+		secretsOf(ctx, settings.connection, data, wanted),
+	);
 	if (!found || !sameRegistration(wanted, found)) return false;
 	data.production = wanted;
 	return true;
@@ -267,20 +274,15 @@ export async function webhookExists(ctx: IHookFunctions): Promise<boolean> {
 export async function createWebhook(ctx: IHookFunctions): Promise<boolean> {
 	const settings = await readSettings(ctx);
 	const data = staticDataOf(ctx);
-	if (!data.secret) data.secret = newSecret();
 	const url = currentUrl(ctx);
-	const registration = registrationFor(settings, url, data.secret);
+	const registration = registrationFor(settings, url, settings.secret);
+	const secrets = secretsOf(ctx, settings.connection, data, registration, data.production);
 
 	if (isTestRun(ctx)) {
 		// One webhook per instance: remember what the test URL replaces, to restore it after.
-		const found = await findWebhook(
-			ctx,
-			settings.connection,
-			settings.instance,
-			secretsOf(data, data.production),
-		);
+		const found = await findWebhook(ctx, settings.connection, settings.instance, secrets);
 		const previous =
-			settings.connection.dialect.name === 'v2'
+			settings.connection.dialect.hasWebhookFind
 				? found && withoutSecret(found.url) !== url
 					? found
 					: null
@@ -289,7 +291,9 @@ export async function createWebhook(ctx: IHookFunctions): Promise<boolean> {
 	} else {
 		data.production = registration;
 	}
-	await setWebhook(ctx, settings, registration, true, secretsOf(data, registration));
+	await setWebhook(ctx, settings, registration, true, secrets);
+	// The derived secret is registered now: a random one an earlier version stored is not needed.
+	delete data.secret;
 	return true;
 }
 
@@ -301,9 +305,9 @@ async function deleteTest(
 	const connection = await openConnection(ctx);
 	const instance = String(ctx.getNodeParameter('instance', '')).trim();
 	const settings = { connection, instance };
-	const secrets = secretsOf(data, test.registration, test.previous, data.production);
+	const secrets = secretsOf(ctx, connection, data, test.registration, test.previous, data.production);
 	const found = await findWebhook(ctx, connection, instance, secrets, true);
-	if (connection.dialect.name === 'v2' && found && found.url !== test.registration.url) {
+	if (connection.dialect.hasWebhookFind && found && found.url !== test.registration.url) {
 		// Someone registered another URL during the test: theirs stays.
 		return;
 	}
@@ -320,9 +324,9 @@ async function deleteProduction(ctx: IHookFunctions, data: TriggerStaticData): P
 	if (!registration) return;
 	const connection = await openConnection(ctx);
 	const instance = String(ctx.getNodeParameter('instance', '')).trim();
-	const secrets = secretsOf(data, registration);
+	const secrets = secretsOf(ctx, connection, data, registration);
 	const found = await findWebhook(ctx, connection, instance, secrets, true);
-	if (connection.dialect.name === 'v2' && (!found || found.url !== registration.url)) {
+	if (connection.dialect.hasWebhookFind && (!found || found.url !== registration.url)) {
 		// The instance's webhook is no longer ours (or there is none): nothing to switch off.
 		return;
 	}

@@ -1,42 +1,30 @@
-import { createHash } from 'node:crypto';
 import { NodeOperationError } from 'n8n-workflow';
-import type {
-	IDataObject,
-	INodeExecutionData,
-	IWebhookFunctions,
-	IWebhookResponseData,
-} from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { configEventName } from '../shared/events';
-import { sameSecret } from '../shared/secret';
+import { CREDENTIAL_TYPE } from '../shared/transport';
 import { firstSighting, forget } from './dedupe';
-import {
-	asEnvelope,
-	fileNameOf,
-	isGroupJid,
-	mediaOf,
-	messageKeyOf,
-	simplifiedEvent,
-	simplifiedMessage,
-	withoutSecrets,
-	type Envelope,
-} from './delivery';
-import { readOptions } from './description';
-import { SECRET_HEADER, SECRET_PARAM, staticDataOf } from './registration';
+import { isGroupJid, parseDelivery, type DeliveryEvent } from './delivery';
+import { readOptions, type TriggerOptions } from './description';
+import { itemOf } from './items';
+import { staticDataOf } from './registration';
+import { deriveSecret, redactError, sameSecret, secretScopeOf } from './secret';
+import { SECRET_HEADER, SECRET_PARAM } from './secretUrl';
 
 /**
- * One delivery from the server: checked (secret, shape), filtered (instance, event, own
- * messages, groups, repeats) and turned into one output item. Anything that is not emitted
- * is answered right here, so no workflow starts for it.
+ * One delivery from the server: authorised (secret first), parsed once (delivery.ts),
+ * filtered (instance, event, own messages, groups, repeats) and emitted, one item per event.
+ * Anything that is not emitted is answered right here, so no workflow starts for it.
  */
+
+/** The small JSON answer to a delivery that started the workflow. */
+export const ACCEPTED = { received: true };
 
 function firstValue(value: unknown): unknown {
 	return Array.isArray(value) ? value[0] : value;
 }
 
 function respond(ctx: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
-	const res = ctx.getResponseObject();
-	res.status(status).json({ message });
+	ctx.getResponseObject().status(status).json({ message });
 	return { noWebhookResponse: true };
 }
 
@@ -45,105 +33,76 @@ function drop(reason: string): IWebhookResponseData {
 	return { webhookResponse: { received: true, ignored: reason } };
 }
 
-/** Whether the delivery carries this node's secret: in the URL, or (v2) in our header. */
-function authorised(ctx: IWebhookFunctions, secret: string | undefined): boolean {
-	if (!secret) return false;
+/** The secrets a delivery may carry: the derived one, and one an earlier version stored. */
+async function secretsOf(ctx: IWebhookFunctions): Promise<{ accepted: string[]; hidden: string[] }> {
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
+	const derived = deriveSecret(apiKey, secretScopeOf(ctx));
+	// A node registered by an earlier version kept a random secret in the static data; it
+	// stays valid until the next activation registers the derived one (and removes it).
+	const legacy = staticDataOf(ctx).secret;
+	const accepted = [derived, legacy].filter((secret): secret is string => typeof secret === 'string' && secret !== '');
+	return { accepted, hidden: [...accepted, ...(apiKey ? [apiKey] : [])] };
+}
+
+/** Whether the delivery carries this node's secret: in the URL, or in our header. */
+function authorised(ctx: IWebhookFunctions, accepted: string[]): boolean {
+	if (accepted.length === 0) return false;
 	const query = ctx.getQueryData() as IDataObject;
 	const headers = ctx.getHeaderData();
 	const given = [firstValue(query[SECRET_PARAM]), firstValue(headers[SECRET_HEADER])].filter(
 		(value) => value !== undefined,
 	);
 	// Every copy that came must be right, and at least one must have come.
-	return given.length > 0 && given.every((value) => sameSecret(value, secret));
+	return (
+		given.length > 0 &&
+		given.every((value) => accepted.map((secret) => sameSecret(value, secret)).includes(true))
+	);
 }
 
-/** What makes two deliveries the same event: the message id, or else the whole body. */
-function dedupeKey(envelope: Envelope): string {
-	const key = messageKeyOf(envelope.data);
-	if (key?.id) return `${envelope.event}|${key.remoteJid}|${key.id}`;
-	return `${envelope.event}|${createHash('sha256').update(JSON.stringify(envelope)).digest('hex')}`;
-}
-
-function withoutBase64(clean: IDataObject): IDataObject {
-	const data = clean.data as IDataObject | undefined;
-	const message = data?.message as IDataObject | undefined;
-	if (!message || typeof message !== 'object' || !('base64' in message)) return clean;
-	const { base64: _dropped, ...rest } = message;
-	return { ...clean, data: { ...data, message: rest } };
+function dropReasonOf(event: DeliveryEvent, options: TriggerOptions): string | undefined {
+	if (!event.key) return undefined;
+	if (options.ignoreOwnMessages && event.key.fromMe) return 'own message';
+	if (options.ignoreGroups && isGroupJid(event.key.remoteJid)) return 'group chat';
+	return undefined;
 }
 
 export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const data = staticDataOf(ctx);
-	if (!authorised(ctx, data.secret)) return respond(ctx, 401, 'Unauthorized');
+	const secrets = await secretsOf(ctx);
+	if (!authorised(ctx, secrets.accepted)) return respond(ctx, 401, 'Unauthorized');
 
-	const envelope = asEnvelope(ctx.getBodyData());
-	if (!envelope) {
-		return respond(ctx, 400, 'Expected a JSON object with "event", "instance" and "data"');
-	}
+	const parsed = parseDelivery(ctx.getBodyData(), secrets.hidden);
+	if (!parsed.ok) return respond(ctx, 400, parsed.reason);
+	const delivery = parsed.delivery;
 
 	const instance = String(ctx.getNodeParameter('instance', '')).trim();
-	if (envelope.instance !== instance) return drop('another instance');
+	if (delivery.instance !== instance) return drop('another instance');
 
 	const events = ctx.getNodeParameter('events', []) as string[];
-	if (!events.includes(configEventName(envelope.event))) return drop('event not chosen');
+	if (!events.includes(delivery.eventName)) return drop('event not chosen');
 
 	const options = readOptions(ctx.getNodeParameter('options', {}));
-	const key = messageKeyOf(envelope.data);
-	if (key && options.ignoreOwnMessages && key.fromMe) return drop('own message');
-	if (key && options.ignoreGroups && isGroupJid(key.remoteJid)) return drop('group chat');
-
 	const scope = `${ctx.getWorkflow().id ?? ''}|${ctx.getNode().id}|${ctx.getMode()}`;
-	const seenKey = dedupeKey(envelope);
-	if (!firstSighting(scope, seenKey)) return drop('duplicate');
+	const emitted: DeliveryEvent[] = [];
+	const reasons = new Set<string>();
+	for (const event of delivery.events) {
+		const reason = dropReasonOf(event, options) ?? (firstSighting(scope, event.dedupeKey) ? undefined : 'duplicate');
+		if (reason) reasons.add(reason);
+		else emitted.push(event);
+	}
+	if (emitted.length === 0) return drop(reasons.size > 0 ? [...reasons].join(', ') : 'no event in the delivery');
 
+	let items: INodeExecutionData[];
 	try {
-		return { workflowData: [[await toItem(ctx, envelope, data.secret ?? '', options)]] };
+		const prepare = async (data: Buffer, fileName: string, mimeType: string) =>
+			await ctx.helpers.prepareBinaryData(data, fileName, mimeType);
+		items = await Promise.all(emitted.map(async (event) => await itemOf(delivery, event, options, prepare)));
 	} catch (error) {
-		forget(scope, seenKey);
-		throw new NodeOperationError(ctx.getNode(), error as Error);
+		for (const event of emitted) forget(scope, event.dedupeKey);
+		throw new NodeOperationError(ctx.getNode(), redactError(error as Error, secrets.hidden));
 	}
-}
-
-async function toItem(
-	ctx: IWebhookFunctions,
-	envelope: Envelope,
-	secret: string,
-	options: ReturnType<typeof readOptions>,
-): Promise<INodeExecutionData> {
-	const item: INodeExecutionData = { json: {} };
-
-	const eventData = envelope.data as IDataObject;
-	const message = eventData?.message as IDataObject | undefined;
-	const base64 = typeof message?.base64 === 'string' ? message.base64 : undefined;
-	const media = mediaOf(message);
-	if (options.mediaAsBinary && base64 && media) {
-		const key = messageKeyOf(envelope.data);
-		const fileName = fileNameOf(media, key?.id ?? '');
-		const buffer = Buffer.from(base64.replace(/^data:[^,]*,/, ''), 'base64');
-		item.binary = {
-			[options.binaryPropertyName]: await ctx.helpers.prepareBinaryData(
-				buffer,
-				fileName,
-				media.mimeType,
-			),
-		};
-	}
-	// The file leaves the JSON before the secrets are searched for, so a large media body is
-	// not scanned for nothing.
-	const movedToBinary = item.binary !== undefined;
-	const clean = withoutSecrets(movedToBinary ? (withoutBase64(envelope) as Envelope) : envelope, [secret]);
-
-	if (options.outputFormat === 'raw') {
-		item.json = clean;
-		return item;
-	}
-	const cleanEnvelope = clean as Envelope;
-	const cleanData = cleanEnvelope.data;
-	const key = messageKeyOf(cleanData);
-	const simplified =
-		key && !Array.isArray(cleanData) && cleanData.message && typeof cleanData.message === 'object'
-			? simplifiedMessage(cleanEnvelope, cleanData, key)
-			: simplifiedEvent(cleanEnvelope);
-	item.json = options.includeRaw ? { ...simplified, raw: clean } : simplified;
-	return item;
+	// Answered by the node: left to n8n, an `onReceived` webhook answers with the text
+	// "firstEntryJson" (the description's default response data).
+	ctx.getResponseObject().status(200).json(ACCEPTED);
+	return { noWebhookResponse: true, workflowData: [items] };
 }

@@ -5,8 +5,15 @@ import { dialectOf } from './dialect';
 const documented = dialectOf('documented');
 const v2 = dialectOf('v2');
 
-/** `MESSAGES_UPSERT` → `Messages Upsert`. */
-function title(event: string): string {
+/** Words a plain title-casing would spell wrong: "Qrcode", "Jwt". */
+const LABELS: Record<string, string> = {
+	QRCODE_UPDATED: 'QR Code Updated',
+	NEW_JWT_TOKEN: 'New JWT Token',
+};
+
+/** `MESSAGES_UPSERT` → `Messages Upsert`, as n8n's own nodes title their options. */
+export function eventLabel(event: string): string {
+	if (LABELS[event]) return LABELS[event];
 	return event
 		.toLowerCase()
 		.split('_')
@@ -20,7 +27,7 @@ export function eventOptions(events: readonly string[]): INodePropertyOptions[] 
 		const inDocumented = documented.events.has(event);
 		const inV2 = v2.events.has(event);
 		const only = inDocumented && !inV2 ? ' (documented only)' : !inDocumented && inV2 ? ' (v2 only)' : '';
-		return { name: `${title(event)}${only}`, value: event, description: `${event}${only}` };
+		return { name: `${eventLabel(event)}${only}`, value: event, description: `${event}${only}` };
 	});
 }
 

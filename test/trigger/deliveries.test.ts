@@ -19,12 +19,13 @@ describe.each<Dialect>(['documented', 'v2'])('trigger deliveries (%s)', (dialect
 	afterEach(async () => {
 		await s.close();
 	});
-	const secrets = (): string[] => [secretOf(s.harness), s.sandbox.apiKey, TOKEN];
+	const secrets = (): string[] => [secretOf(s), s.sandbox.apiKey, TOKEN];
 
 	it('emits one simplified item for a text message, with the raw event minus secrets', async () => {
 		const { sandbox, harness } = await start();
 		const delivery = await sandbox.injectMessage(INSTANCE, { from: FROM, text: 'hello there', pushName: 'Ana', id: `${dialect}-MSG1` });
-		expect(delivery?.attempts).toEqual([{ status: 200, responseBody: JSON.stringify({ message: 'Workflow was started' }) }]);
+		// Answered with a small acknowledgement (n8n's own answer would be the text "firstEntryJson").
+		expect(delivery?.attempts).toEqual([{ status: 200, responseBody: JSON.stringify({ received: true }) }]);
 		expect(harness.emitted).toHaveLength(1);
 		const { json, binary } = harness.emitted[0];
 		expect(binary).toBeUndefined();
@@ -41,6 +42,7 @@ describe.each<Dialect>(['documented', 'v2'])('trigger deliveries (%s)', (dialect
 			text: 'hello there',
 			isGroup: false,
 			timestamp: new Date((delivery?.body.data.messageTimestamp as number) * 1000).toISOString(),
+			dedupeKey: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
 			raw: {
 				event: 'messages.upsert',
 				instance: INSTANCE,
@@ -52,14 +54,14 @@ describe.each<Dialect>(['documented', 'v2'])('trigger deliveries (%s)', (dialect
 			},
 		});
 		expectNoSecrets(harness.emitted, secrets());
-		if (dialect === 'v2') expect(delivery?.headers['x-messaging-instance-secret']).toBe(secretOf(harness));
+		if (dialect === 'v2') expect(delivery?.headers['x-messaging-instance-secret']).toBe(secretOf(s));
 	});
 
 	it('raw output is the envelope without the instance token and the secret', async () => {
 		const { sandbox, harness } = await start({ options: { outputFormat: 'raw' } });
 		const delivery = await sandbox.injectMessage(INSTANCE, { from: FROM, text: 'raw please' });
 		const { apikey: _token, ...rest } = delivery?.body as Record<string, unknown>;
-		expect(harness.emitted.map((item) => item.json)).toEqual([{ ...rest, destination: harness.productionUrl() }]);
+		expect(harness.emitted.map((item) => item.json)).toEqual([{ ...rest, destination: harness.productionUrl(), dedupeKey: expect.any(String) }]);
 		expectNoSecrets(harness.emitted, secrets());
 	});
 
@@ -116,7 +118,7 @@ describe.each<Dialect>(['documented', 'v2'])('trigger deliveries (%s)', (dialect
 		const { sandbox, harness } = await start();
 		const delivery = await sandbox.injectMessage(INSTANCE, { from: FROM, text: 'genuine' });
 		const body = JSON.stringify(delivery?.body);
-		const secret = secretOf(harness);
+		const secret = secretOf(s);
 		const wrong = `${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
 		const attempts = [
 			await harness.post('production', body),
@@ -135,7 +137,7 @@ describe.each<Dialect>(['documented', 'v2'])('trigger deliveries (%s)', (dialect
 		const { sandbox, harness } = await start();
 		const delivery = await sandbox.injectMessage(INSTANCE, { from: FROM, text: 'first', id: `${dialect}-H1` });
 		const body = JSON.stringify({ ...delivery?.body, data: { ...delivery?.body.data, key: { ...delivery?.body.data.key, id: `${dialect}-H2` } } });
-		const answer = await harness.post('production', body, { headers: { 'x-messaging-instance-secret': secretOf(harness) } });
+		const answer = await harness.post('production', body, { headers: { 'x-messaging-instance-secret': secretOf(s) } });
 		expect(answer.status).toBe(200);
 		expect(harness.emitted.map((item) => item.json.messageId)).toEqual([`${dialect}-H1`, `${dialect}-H2`]);
 	});
@@ -143,7 +145,7 @@ describe.each<Dialect>(['documented', 'v2'])('trigger deliveries (%s)', (dialect
 	it('acknowledges and drops an event of another instance or of an event type not chosen', async () => {
 		const { sandbox, harness } = await start();
 		const delivery = await sandbox.injectMessage(INSTANCE, { from: FROM, text: 'mine', id: `${dialect}-M1` });
-		const query = { secret: secretOf(harness) };
+		const query = { secret: secretOf(s) };
 		const other = await harness.post('production', JSON.stringify({ ...delivery?.body, instance: 'other', data: { ...delivery?.body.data, key: { ...delivery?.body.data.key, id: `${dialect}-M2` } } }), { query });
 		const notChosen = await harness.post(
 			'production',
@@ -158,7 +160,7 @@ describe.each<Dialect>(['documented', 'v2'])('trigger deliveries (%s)', (dialect
 
 	it('answers 400 and emits nothing for a malformed body', async () => {
 		const { harness } = await start();
-		const query = { secret: secretOf(harness) };
+		const query = { secret: secretOf(s) };
 		const bodies = [
 			'[]',
 			'"text"',
@@ -200,8 +202,8 @@ describe.each<Dialect>(['documented', 'v2'])('trigger deliveries (%s)', (dialect
 		expect(harness.emitted.map((item) => item.json.text)).toEqual(['direct']);
 	});
 
-	it('emits own messages and group chats by default, with the participant as sender', async () => {
-		const { sandbox, harness } = await start();
+	it('emits own messages and group chats when the ignore options are off, with the participant as sender', async () => {
+		const { sandbox, harness } = await start({ options: { ignoreOwnMessages: false, ignoreGroups: false } });
 		await sandbox.injectMessage(INSTANCE, { from: FROM, text: 'from me', fromMe: true });
 		await sandbox.injectMessage(INSTANCE, { from: FROM, text: 'in a group', group: GROUP, pushName: 'Bea' });
 		expect(harness.emitted.map((item) => item.json)).toEqual([

@@ -1,5 +1,7 @@
+import { NodeHelpers } from 'n8n-workflow';
 import type { INodeParameters } from 'n8n-workflow';
 
+import { MessagingInstanceTrigger } from '../../nodes/MessagingInstanceTrigger/MessagingInstanceTrigger.node';
 import { startSandbox, type Dialect, type Sandbox } from '../../sandbox/server';
 import { TriggerHarness } from '../harness/webhooks';
 
@@ -12,7 +14,14 @@ export interface Setup {
 	close(): Promise<void>;
 }
 
-/** A sandbox speaking `dialect` and a trigger node (not yet active) pointed at it. */
+const description = new MessagingInstanceTrigger().description;
+
+/** The parameters n8n saves for a new trigger node with `chosen` set (Options never opened: `{}`). */
+export function savedParameters(chosen: INodeParameters = {}): INodeParameters {
+	return NodeHelpers.getNodeParameters(description.properties, chosen, true, false, null, description) ?? {};
+}
+
+/** A sandbox speaking `dialect` and a trigger node (not yet active) pointed at it, saved as the editor saves it. */
 export async function setup(dialect: Dialect, parameters: INodeParameters = {}): Promise<Setup> {
 	const sandbox = await startSandbox({
 		dialect,
@@ -20,7 +29,7 @@ export async function setup(dialect: Dialect, parameters: INodeParameters = {}):
 		delivery: { attempts: 1, backoffMs: 5, timeoutMs: 5000 },
 	});
 	const harness = await TriggerHarness.start({
-		parameters: { instance: INSTANCE, events: ['MESSAGES_UPSERT'], options: {}, ...parameters },
+		parameters: savedParameters({ instance: INSTANCE, ...parameters }),
 		credentials: { baseUrl: `${sandbox.url}/`, apiKey: sandbox.apiKey, dialect },
 	});
 	return {
@@ -42,9 +51,11 @@ export function findCalls(sandbox: Sandbox): number {
 	return sandbox.requests.filter((r) => r.path === `/webhook/find/${INSTANCE}`).length;
 }
 
-export function secretOf(harness: TriggerHarness): string {
-	const secret = harness.nodeStaticData.secret;
-	if (typeof secret !== 'string') throw new Error('no secret in static data');
+/** The webhook secret the trigger registered, as the server holds it (in the URL's query). */
+export function secretOf(s: { sandbox: Sandbox }): string {
+	const url = s.sandbox.webhookOf(INSTANCE)?.url;
+	const secret = url ? new URL(url).searchParams.get('secret') : null;
+	if (!secret) throw new Error('no secret registered');
 	return secret;
 }
 

@@ -10,7 +10,8 @@ function expectedBody(
 	secret: string,
 	enabled: boolean,
 	events = ['MESSAGES_UPSERT'],
-	base64 = false,
+	// Media as Binary is on for a new node: the server sends files inside the events.
+	base64 = true,
 ): unknown {
 	const withSecret = `${url}?secret=${secret}`;
 	return dialect === 'v2'
@@ -30,7 +31,7 @@ describe.each<Dialect>(['documented', 'v2'])('trigger lifecycle (%s)', (dialect)
 	it('activation registers the production URL with a secret, deactivation switches it off with the same URL and events', async () => {
 		const { sandbox, harness } = s;
 		await harness.activate();
-		const secret = secretOf(harness);
+		const secret = secretOf(s);
 		expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
 		expect(setWebhookBodies(sandbox)).toEqual([expectedBody(dialect, harness.productionUrl(), secret, true)]);
 		expect(sandbox.webhookOf(INSTANCE)).toMatchObject({
@@ -52,12 +53,12 @@ describe.each<Dialect>(['documented', 'v2'])('trigger lifecycle (%s)', (dialect)
 	it('re-activation and an n8n restart keep the same secret and are idempotent', async () => {
 		const { sandbox, harness } = s;
 		await harness.activate();
-		const secret = secretOf(harness);
+		const secret = secretOf(s);
 		const body = expectedBody(dialect, harness.productionUrl(), secret, true);
 
 		const again = await harness.activate();
 		const restarted = await harness.restart();
-		expect(secretOf(harness)).toBe(secret);
+		expect(secretOf(s)).toBe(secret);
 		if (dialect === 'v2') {
 			// The server says the registration is in place: nothing to send.
 			expect(again.created).toBe(false);
@@ -85,7 +86,7 @@ describe.each<Dialect>(['documented', 'v2'])('trigger lifecycle (%s)', (dialect)
 	it('a changed event list is registered again on restart', async () => {
 		const { sandbox, harness } = s;
 		await harness.activate();
-		const secret = secretOf(harness);
+		const secret = secretOf(s);
 		harness.setParameters({ instance: INSTANCE, events: ['MESSAGES_UPSERT', 'CONNECTION_UPDATE'], options: { mediaAsBinary: true } });
 		const restarted = await harness.restart();
 		expect(restarted.created).toBe(true);
@@ -119,7 +120,7 @@ describe.each<Dialect>(['documented', 'v2'])('trigger lifecycle (%s)', (dialect)
 	it('listening for a test event on an active workflow puts the production registration back afterwards', async () => {
 		const { sandbox, harness } = s;
 		await harness.activate();
-		const secret = secretOf(harness);
+		const secret = secretOf(s);
 		const production = expectedBody(dialect, harness.productionUrl(), secret, true);
 
 		await harness.listenForTest();
@@ -170,7 +171,7 @@ describe.each<Dialect>(['documented', 'v2'])('trigger lifecycle (%s)', (dialect)
 		const { sandbox, harness } = s;
 		let caught: unknown;
 		await harness.activate();
-		const secret = secretOf(harness);
+		const secret = secretOf(s);
 		// The next Set Webhook fails with a message that echoes the URL (and so the secret).
 		sandbox.failNext({
 			status: 400,
@@ -188,7 +189,7 @@ describe.each<Dialect>(['documented', 'v2'])('trigger lifecycle (%s)', (dialect)
 		expect((caught as Error).message).toContain('[redacted]');
 		expectNoSecrets(
 			{ message: (caught as Error).message, error: caught, description: (caught as { description?: string }).description },
-			[secretOf(harness), sandbox.apiKey],
+			[secretOf(s), sandbox.apiKey],
 		);
 	});
 });

@@ -1,13 +1,43 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * Webhook secrets: made once per trigger node, compared in constant time, and kept out of
- * everything a user reads (output items, error messages).
+ * The trigger's webhook secret.
+ *
+ * It is derived, not stored: an HMAC-SHA256 keyed with the credential's API key over the
+ * workflow, node and webhook ids. n8n makes a webhook reachable before it runs the trigger's
+ * `create` and stores the workflow's static data only afterwards (and a queue-mode webhook
+ * process reads that data from the database later still), so a stored secret is missing for
+ * the first deliveries after activation, which the server never retries after a 401. The
+ * derived secret is the same in `create()` and `webhook()`, in every process, the moment the
+ * server can deliver. Whoever can compute it holds the API key, which already controls the
+ * instance; changing the API key changes the secret, and the next activation (or n8n
+ * restart) registers the new one.
  */
 
-/** 32 random bytes as URL-safe text: goes into a query string and a header unchanged. */
-export function newSecret(): string {
-	return randomBytes(32).toString('base64url');
+/** Bumped only if the derivation ever has to change (old registrations then re-register). */
+const DERIVATION = 'messaging-instance-trigger/webhook-secret/v1';
+
+export interface SecretScope {
+	workflowId: string;
+	nodeId: string;
+	webhookId: string;
+}
+
+/** 32 bytes as URL-safe text (43 characters): goes into a query string and a header unchanged. */
+export function deriveSecret(apiKey: string, scope: SecretScope): string | undefined {
+	if (apiKey === '') return undefined;
+	return createHmac('sha256', apiKey)
+		.update(JSON.stringify([DERIVATION, scope.workflowId, scope.nodeId, scope.webhookId]))
+		.digest('base64url');
+}
+
+/** The ids the secret is derived over, as both the hook and the webhook context know them. */
+export function secretScopeOf(ctx: {
+	getWorkflow(): { id?: string | null };
+	getNode(): { id: string; webhookId?: string };
+}): SecretScope {
+	const node = ctx.getNode();
+	return { workflowId: String(ctx.getWorkflow().id ?? ''), nodeId: node.id, webhookId: node.webhookId ?? '' };
 }
 
 /**
@@ -34,7 +64,7 @@ export function redactText(text: string, secrets: readonly string[]): string {
 }
 
 /** A deep copy of a JSON value with every occurrence of the secrets replaced. */
-export function redactDeep<T>(value: T, secrets: readonly string[]): T {
+function redactDeep<T>(value: T, secrets: readonly string[]): T {
 	if (typeof value === 'string') return redactText(value, secrets) as T;
 	if (Array.isArray(value)) return value.map((entry: unknown) => redactDeep(entry, secrets)) as T;
 	if (value && typeof value === 'object') {

@@ -1,0 +1,77 @@
+import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import type { Delivery, DeliveryEvent } from './delivery';
+import { fileNameOf, isGroupJid, messageTypeOf, textOf } from './delivery';
+import type { TriggerOptions } from './description';
+
+/**
+ * The output item of one event of a delivery. The only place that decides an item's shape.
+ */
+
+export type PrepareBinary = (data: Buffer, fileName: string, mimeType: string) => Promise<IBinaryData>;
+
+/** The event's data without the file, once the file is in the item's binary data. */
+function withoutFile(data: IDataObject): IDataObject {
+	const { base64: _file, ...content } = data.message as IDataObject;
+	return { ...data, message: content };
+}
+
+function simplifiedMessage(
+	delivery: Delivery,
+	event: DeliveryEvent,
+	key: NonNullable<DeliveryEvent['key']>,
+	message: NonNullable<DeliveryEvent['message']>,
+): IDataObject {
+	const { media } = message;
+	const isGroup = isGroupJid(key.remoteJid);
+	return {
+		event: delivery.event,
+		instance: delivery.instance,
+		chatId: key.remoteJid,
+		remoteJid: key.remoteJid,
+		sender: isGroup && key.participant ? key.participant : key.remoteJid,
+		fromMe: key.fromMe,
+		messageId: key.id,
+		pushName: typeof event.data.pushName === 'string' ? event.data.pushName : '',
+		messageType: messageTypeOf(event.data),
+		text: textOf(message.content),
+		isGroup,
+		timestamp: message.timestamp,
+		...(media ? { media: { ...media } } : {}),
+	};
+}
+
+export async function itemOf(
+	delivery: Delivery,
+	event: DeliveryEvent,
+	options: TriggerOptions,
+	prepareBinary: PrepareBinary,
+): Promise<INodeExecutionData> {
+	const item: INodeExecutionData = { json: {} };
+	const message = event.message;
+	let data = event.data;
+	if (options.mediaAsBinary && message?.base64 && message.media) {
+		const buffer = Buffer.from(message.base64.replace(/^data:[^,]{0,200},/, ''), 'base64');
+		const fileName = fileNameOf(message.media, event.key?.id ?? '');
+		item.binary = {
+			[options.binaryPropertyName]: await prepareBinary(buffer, fileName, message.media.mimeType),
+		};
+		// The file is in the binary data only, not a second time in the JSON.
+		data = withoutFile(data);
+	}
+	const raw: IDataObject = { ...delivery.envelope, data };
+	if (options.outputFormat === 'raw') {
+		item.json = { ...raw, dedupeKey: event.dedupeKey };
+		return item;
+	}
+	const simplified =
+		message && event.key
+		? simplifiedMessage(delivery, event, event.key, message)
+		: { ...data, event: delivery.event, instance: delivery.instance };
+	item.json = {
+		...simplified,
+		dedupeKey: event.dedupeKey,
+		...(options.includeRaw ? { raw } : {}),
+	};
+	return item;
+}

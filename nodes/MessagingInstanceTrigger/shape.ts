@@ -1,0 +1,96 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * The one walk over a delivery's body, before anything reads it. It makes the copy that the
+ * trigger filters and emits (the same object for both), and on the way:
+ *
+ * - bounds the work by shape: deeper than MAX_DEPTH or more than MAX_VALUES values is not a
+ *   delivery a server sends, and is refused (400) instead of overflowing a stack later, here,
+ *   in hashing, in n8n's own copying or in a downstream node;
+ * - drops `__proto__`, `constructor` and `prototype` keys, which no event carries and which
+ *   would make a copy of the data differ from the data (an assignment to `__proto__` sets a
+ *   prototype, and then a field read finds what the filter never saw);
+ * - replaces every secret: in texts, in keys, and a number or a short text that is a secret.
+ *
+ * No recursion: an explicit stack, so the walk itself cannot overflow.
+ */
+
+export const MAX_DEPTH = 64;
+export const MAX_VALUES = 200_000;
+export const REDACTED = '[redacted]';
+/** Shorter secrets are only hidden as a whole value: as a part, they would match ordinary text. */
+const MIN_PART_LENGTH = 8;
+
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+export type CleanCopy = { ok: true; value: unknown } | { ok: false; reason: string };
+
+/** A function that hides the given secrets in one text. */
+export function secretHider(secrets: readonly string[]): (text: string) => string {
+	const whole = new Set(secrets.filter((secret) => secret !== ''));
+	const parts = [...whole].filter((secret) => secret.length >= MIN_PART_LENGTH);
+	return (text) => {
+		if (whole.has(text)) return REDACTED;
+		let result = text;
+		for (const secret of parts) {
+			if (result.includes(secret)) result = result.split(secret).join(REDACTED);
+		}
+		return result;
+	};
+}
+
+function isContainer(value: unknown): value is object {
+	return typeof value === 'object' && value !== null;
+}
+
+function leaf(value: unknown, hide: (text: string) => string): unknown {
+	if (typeof value === 'string') return hide(value);
+	if (typeof value === 'number') {
+		if (!Number.isFinite(value)) return null;
+		const text = String(value);
+		return hide(text) === text ? value : REDACTED;
+	}
+	if (typeof value === 'boolean' || value === null) return value;
+	return undefined;
+}
+
+interface Frame {
+	source: object;
+	target: IDataObject | unknown[];
+	depth: number;
+}
+
+export function cleanCopy(root: unknown, secrets: readonly string[]): CleanCopy {
+	const hide = secretHider(secrets);
+	if (!isContainer(root)) return { ok: true, value: leaf(root, hide) };
+	const top: IDataObject | unknown[] = Array.isArray(root) ? [] : {};
+	const stack: Frame[] = [{ source: root, target: top, depth: 1 }];
+	let values = 0;
+	while (stack.length > 0) {
+		const { source, target, depth } = stack.pop() as Frame;
+		if (depth > MAX_DEPTH) return { ok: false, reason: `nested deeper than ${MAX_DEPTH} levels` };
+		const copy = (value: unknown): unknown => {
+			values++;
+			if (!isContainer(value)) return leaf(value, hide);
+			const child: IDataObject | unknown[] = Array.isArray(value) ? [] : {};
+			stack.push({ source: value, target: child, depth: depth + 1 });
+			return child;
+		};
+		if (Array.isArray(source)) {
+			const list = target as unknown[];
+			for (let index = 0; index < source.length && values <= MAX_VALUES; index++) {
+				list.push(copy(source[index]) ?? null);
+			}
+		} else {
+			const record = target as IDataObject;
+			for (const key of Object.keys(source)) {
+				if (values > MAX_VALUES) break;
+				if (UNSAFE_KEYS.has(key)) continue;
+				const value = copy((source as Record<string, unknown>)[key]);
+				if (value !== undefined) record[hide(key)] = value as IDataObject[string];
+			}
+		}
+		if (values > MAX_VALUES) return { ok: false, reason: `more than ${MAX_VALUES} values` };
+	}
+	return { ok: true, value: top };
+}
