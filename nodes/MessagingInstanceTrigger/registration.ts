@@ -106,7 +106,7 @@ function apiKeyOf(connection: Connection): string {
 }
 
 function secretFor(ctx: IHookFunctions, connection: Connection): string | undefined {
-	return deriveSecret(apiKeyOf(connection), secretScopeOf(ctx));
+	return deriveSecret(apiKeyOf(connection), secretScopeOf(ctx.getWorkflow(), ctx.getNode()));
 }
 
 function bodyOf(dialect: Dialect, registration: Registration, enabled: boolean): IDataObject {

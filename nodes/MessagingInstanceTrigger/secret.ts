@@ -23,33 +23,50 @@ export interface SecretScope {
 	webhookId: string;
 }
 
+/** Derivations made recently: a delivery then costs a map lookup, not an HMAC. */
+const derivedCache = new Map<string, string>();
+const CACHE_ENTRIES = 256;
+
+function remember<V>(cache: Map<string, V>, key: string, value: V): V {
+	if (cache.size >= CACHE_ENTRIES) {
+		const oldest = cache.keys().next().value;
+		if (oldest !== undefined) cache.delete(oldest);
+	}
+	cache.set(key, value);
+	return value;
+}
+
 /** 32 bytes as URL-safe text (43 characters): goes into a query string and a header unchanged. */
 export function deriveSecret(apiKey: string, scope: SecretScope): string | undefined {
 	if (apiKey === '') return undefined;
-	return createHmac('sha256', apiKey)
-		.update(JSON.stringify([DERIVATION, scope.workflowId, scope.nodeId, scope.webhookId]))
-		.digest('base64url');
+	const parts = JSON.stringify([DERIVATION, scope.workflowId, scope.nodeId, scope.webhookId]);
+	const cacheKey = `${apiKey}\u0000${parts}`;
+	return (
+		derivedCache.get(cacheKey) ??
+		remember(derivedCache, cacheKey, createHmac('sha256', apiKey).update(parts).digest('base64url'))
+	);
 }
 
 /** The ids the secret is derived over, as both the hook and the webhook context know them. */
-export function secretScopeOf(ctx: {
-	getWorkflow(): { id?: string | null };
-	getNode(): { id: string; webhookId?: string };
-}): SecretScope {
-	const node = ctx.getNode();
-	return { workflowId: String(ctx.getWorkflow().id ?? ''), nodeId: node.id, webhookId: node.webhookId ?? '' };
+export function secretScopeOf(workflow: { id?: string | null }, node: { id: string; webhookId?: string }): SecretScope {
+	return { workflowId: String(workflow.id ?? ''), nodeId: node.id, webhookId: node.webhookId ?? '' };
+}
+
+const digestCache = new Map<string, Buffer>();
+
+function digestOf(text: string): Buffer {
+	return createHash('sha256').update(text).digest();
 }
 
 /**
  * Constant-time comparison. Both sides are hashed first, so the comparison runs on two
  * equal-length buffers and its time does not depend on where (or whether) the texts differ,
- * nor on the length of the text the caller sent.
+ * nor on the length of the text the caller sent. (The expected side's hash is kept.)
  */
 export function sameSecret(given: unknown, expected: string): boolean {
 	if (typeof given !== 'string' || given === '' || expected === '') return false;
-	const a = createHash('sha256').update(given).digest();
-	const b = createHash('sha256').update(expected).digest();
-	return timingSafeEqual(a, b);
+	const b = digestCache.get(expected) ?? remember(digestCache, expected, digestOf(expected));
+	return timingSafeEqual(digestOf(given), b);
 }
 
 const REDACTED = '[redacted]';

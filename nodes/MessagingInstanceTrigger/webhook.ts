@@ -7,7 +7,7 @@ import { isGroupJid, parseDelivery, type DeliveryEvent } from './delivery';
 import { readOptions, type TriggerOptions } from './description';
 import { itemOf } from './items';
 import { staticDataOf } from './registration';
-import { deriveSecret, redactError, sameSecret, secretScopeOf } from './secret';
+import { deriveSecret, redactError, sameSecret, secretScopeOf, type SecretScope } from './secret';
 import { SECRET_HEADER, SECRET_PARAM } from './secretUrl';
 
 /**
@@ -34,10 +34,13 @@ function drop(reason: string): IWebhookResponseData {
 }
 
 /** The secrets a delivery may carry: the derived one, and one an earlier version stored. */
-async function secretsOf(ctx: IWebhookFunctions): Promise<{ accepted: string[]; hidden: string[] }> {
+async function secretsOf(
+	ctx: IWebhookFunctions,
+	scope: SecretScope,
+): Promise<{ accepted: string[]; hidden: string[] }> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
-	const derived = deriveSecret(apiKey, secretScopeOf(ctx));
+	const derived = deriveSecret(apiKey, scope);
 	// A node registered by an earlier version kept a random secret in the static data; it
 	// stays valid until the next activation registers the derived one (and removes it).
 	const legacy = staticDataOf(ctx).secret;
@@ -68,7 +71,10 @@ function dropReasonOf(event: DeliveryEvent, options: TriggerOptions): string | u
 }
 
 export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const secrets = await secretsOf(ctx);
+	// n8n copies the node on every getNode(): once per delivery is enough.
+	const node = ctx.getNode();
+	const workflowId = ctx.getWorkflow().id ?? '';
+	const secrets = await secretsOf(ctx, secretScopeOf({ id: workflowId }, node));
 	if (!authorised(ctx, secrets.accepted)) return respond(ctx, 401, 'Unauthorized');
 
 	const parsed = parseDelivery(ctx.getBodyData(), secrets.hidden);
@@ -82,7 +88,7 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	if (!events.includes(delivery.eventName)) return drop('event not chosen');
 
 	const options = readOptions(ctx.getNodeParameter('options', {}));
-	const scope = `${ctx.getWorkflow().id ?? ''}|${ctx.getNode().id}|${ctx.getMode()}`;
+	const scope = `${workflowId}|${node.id}|${ctx.getMode()}`;
 	const emitted: DeliveryEvent[] = [];
 	const reasons = new Set<string>();
 	for (const event of delivery.events) {
@@ -99,7 +105,7 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 		items = await Promise.all(emitted.map(async (event) => await itemOf(delivery, event, options, prepare)));
 	} catch (error) {
 		for (const event of emitted) forget(scope, event.dedupeKey);
-		throw new NodeOperationError(ctx.getNode(), redactError(error as Error, secrets.hidden));
+		throw new NodeOperationError(node, redactError(error as Error, secrets.hidden));
 	}
 	// Answered by the node: left to n8n, an `onReceived` webhook answers with the text
 	// "firstEntryJson" (the description's default response data).
