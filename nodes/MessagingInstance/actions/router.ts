@@ -23,12 +23,23 @@ function asItemJson(response: unknown): IDataObject {
 /** No list is read past this many pages, whatever the server says: work is bounded. */
 const MAX_PAGES = 1_000;
 
-/** Takes the fields that carry secrets out of an output record. */
+/** How deep secret fields are looked for in an output record. */
+const SECRET_FIELD_DEPTH = 8;
+
+/** A copy of an output record without the fields that carry secrets, at any depth (bounded). */
 function withoutSecretFields(operation: Operation, json: IDataObject): IDataObject {
-	if (!operation.secretFields) return json;
-	const copy = { ...json };
-	for (const field of operation.secretFields) delete copy[field];
-	return copy;
+	const names = operation.secretFields;
+	if (!names) return json;
+	const strip = (value: unknown, depth: number): unknown => {
+		if (depth > SECRET_FIELD_DEPTH || value === null || typeof value !== 'object') return value;
+		if (Array.isArray(value)) return value.map((entry) => strip(entry, depth + 1));
+		const copy: IDataObject = {};
+		for (const [key, entry] of Object.entries(value)) {
+			if (!names.includes(key)) copy[key] = strip(entry, depth + 1) as IDataObject;
+		}
+		return copy;
+	};
+	return strip(json, 0) as IDataObject;
 }
 
 /** A route that answered 200 with `{ error: true }` failed: its message is the server's. */
@@ -49,7 +60,7 @@ async function withBinary(
 	const { [spec.dataField]: data, ...rest } = json;
 	const encoded = typeof data === 'string' ? data.replace(/^data:[^,]{0,200},/, '') : '';
 	if (encoded === '') {
-		if (spec.required) params.fail('Binary Property', 'got no file from the server');
+		if (spec.required) params.fail('Operation', 'got no file from the server', 'The server answered without the file. Check that the message has media.');
 		return { json: rest };
 	}
 	const propertyName = params.text('binaryPropertyName', 'Put Output File in Field').trim();

@@ -63,7 +63,7 @@ export interface Operation {
 	errorInOkResponse?: boolean;
 	/** A list in pages, read with Return All / Limit: one output item per record. */
 	pagination?: Pagination;
-	/** Fields of each output record that carry secrets (a token, webhook headers): never output. */
+	/** Names of fields, at any depth of an output record, that carry secrets (tokens, passwords, webhook headers): never output. */
 	secretFields?: string[];
 }
 

@@ -29,6 +29,7 @@ export const getManyInstances: Operation = {
 		return name !== '' ? { instanceName: name } : {};
 	},
 	pagination: wholeList(),
-	// Each instance comes with its token: a key to the account, never output.
-	secretFields: ['token'],
+	// Each instance comes with its token, and its integrations (Chatwoot, proxy, queues) with
+	// theirs: keys to the account and to other systems, never output.
+	secretFields: ['token', 'password', 'apikey', 'apiKey', 'accessKeyId', 'secretAccessKey', 'uri'],
 };
