@@ -1,4 +1,4 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash, hash as oneShotHash, type Hash } from 'node:crypto';
 
 /**
  * Servers deliver at least once: a delivery that timed out is sent again, so the same event
@@ -16,6 +16,8 @@ import { createHash, type Hash } from 'node:crypto';
 
 export const MAX_ENTRIES = 20_000;
 export const MAX_AGE_MS = 10 * 60 * 1_000;
+/** Longest (scope, key) kept as it is; a longer one is kept as its 44-character hash. */
+export const MAX_ENTRY_CHARS = 160;
 
 function digest(hash: Hash): string {
 	return hash.digest('base64url');
@@ -30,7 +32,7 @@ export function messageDedupeKey(parts: {
 	id: string;
 }): string {
 	const { instance, event, remoteJid, fromMe, id } = parts;
-	return digest(createHash('sha256').update(JSON.stringify(['message', instance, event, remoteJid, fromMe, id])));
+	return oneShotHash('sha256', JSON.stringify(['message', instance, event, remoteJid, fromMe, id]), 'base64url');
 }
 
 /** Feeds a JSON value to the hash with its keys sorted, so key order does not matter. */
@@ -69,11 +71,13 @@ export function eventDedupeKey(instance: string, event: string, dateTime: unknow
 	return digest(hash);
 }
 
-/** hash of (scope, key) -> time first seen; Map order = least recent first. */
+/** (scope, key) -> time first seen; Map order = least recent first. */
 const seen = new Map<string, number>();
 
+/** A bounded text for (scope, key): the keys made above are hashes already; anything longer is hashed. */
 function entryOf(scope: string, key: string): string {
-	return createHash('sha256').update(scope).update('\u0000').update(key).digest('base64');
+	const entry = `${scope}\u0000${key}`;
+	return entry.length <= MAX_ENTRY_CHARS ? entry : oneShotHash('sha256', entry, 'base64');
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash as oneShotHash, timingSafeEqual } from 'node:crypto';
 
 /**
  * The trigger's webhook secret.
@@ -55,18 +55,25 @@ export function secretScopeOf(workflow: { id?: string | null }, node: { id: stri
 const digestCache = new Map<string, Buffer>();
 
 function digestOf(text: string): Buffer {
-	return createHash('sha256').update(text).digest();
+	return oneShotHash('sha256', text, 'buffer');
 }
 
 /**
- * Constant-time comparison. Both sides are hashed first, so the comparison runs on two
- * equal-length buffers and its time does not depend on where (or whether) the texts differ,
- * nor on the length of the text the caller sent. (The expected side's hash is kept.)
+ * Whether `given` is one of the expected secrets, in constant time. Both sides are hashed
+ * first, so each comparison runs on two equal-length buffers and its time does not depend on
+ * where (or whether) the texts differ, nor on the length of the text the caller sent; every
+ * expected secret is compared, not only up to the first match. (The expected hashes are kept.)
  */
-export function sameSecret(given: unknown, expected: string): boolean {
-	if (typeof given !== 'string' || given === '' || expected === '') return false;
-	const b = digestCache.get(expected) ?? remember(digestCache, expected, digestOf(expected));
-	return timingSafeEqual(digestOf(given), b);
+export function sameSecret(given: unknown, expected: string | readonly string[]): boolean {
+	if (typeof given !== 'string' || given === '') return false;
+	const a = digestOf(given);
+	let match = false;
+	for (const secret of typeof expected === 'string' ? [expected] : expected) {
+		if (secret === '') continue;
+		const b = digestCache.get(secret) ?? remember(digestCache, secret, digestOf(secret));
+		if (timingSafeEqual(a, b)) match = true;
+	}
+	return match;
 }
 
 const REDACTED = '[redacted]';

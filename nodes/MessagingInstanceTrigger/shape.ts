@@ -69,28 +69,25 @@ export function cleanCopy(root: unknown, secrets: readonly string[]): CleanCopy 
 	while (stack.length > 0) {
 		const { source, target, depth } = stack.pop() as Frame;
 		if (depth > MAX_DEPTH) return { ok: false, reason: `nested deeper than ${MAX_DEPTH} levels` };
-		const copy = (value: unknown): unknown => {
-			values++;
-			if (!isContainer(value)) return leaf(value, hide);
-			const child: IDataObject | unknown[] = Array.isArray(value) ? [] : {};
-			stack.push({ source: value, target: child, depth: depth + 1 });
-			return child;
-		};
-		if (Array.isArray(source)) {
-			const list = target as unknown[];
-			for (let index = 0; index < source.length && values <= MAX_VALUES; index++) {
-				list.push(copy(source[index]) ?? null);
-			}
-		} else {
-			const record = target as IDataObject;
-			for (const key of Object.keys(source)) {
-				if (values > MAX_VALUES) break;
-				if (UNSAFE_KEYS.has(key)) continue;
-				const value = copy((source as Record<string, unknown>)[key]);
-				if (value !== undefined) record[hide(key)] = value as IDataObject[string];
-			}
-		}
+		const isList = Array.isArray(source);
+		const keys = isList ? undefined : Object.keys(source);
+		const count = isList ? source.length : (keys as string[]).length;
+		values += count;
 		if (values > MAX_VALUES) return { ok: false, reason: `more than ${MAX_VALUES} values` };
+		for (let index = 0; index < count; index++) {
+			const key = isList ? '' : (keys as string[])[index];
+			if (!isList && UNSAFE_KEYS.has(key)) continue;
+			const entry: unknown = isList ? (source as unknown[])[index] : (source as Record<string, unknown>)[key];
+			let value: unknown;
+			if (isContainer(entry)) {
+				value = Array.isArray(entry) ? [] : {};
+				stack.push({ source: entry, target: value as IDataObject | unknown[], depth: depth + 1 });
+			} else {
+				value = leaf(entry, hide);
+			}
+			if (isList) (target as unknown[]).push(value ?? null);
+			else if (value !== undefined) (target as IDataObject)[hide(key)] = value as IDataObject[string];
+		}
 	}
 	return { ok: true, value: top };
 }
