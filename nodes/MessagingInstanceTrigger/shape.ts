@@ -10,7 +10,9 @@ import type { IDataObject } from 'n8n-workflow';
  * - drops `__proto__`, `constructor` and `prototype` keys, which no event carries and which
  *   would make a copy of the data differ from the data (an assignment to `__proto__` sets a
  *   prototype, and then a field read finds what the filter never saw);
- * - replaces every secret: in texts, in keys, and a number or a short text that is a secret.
+ * - replaces every secret: in texts, in keys, and a number or a short text that is a secret;
+ *   except in a `base64` text (a file's content, often megabytes: a secret can only appear
+ *   there by a coincidence of the encoding, and the file goes out as the file it is).
  *
  * No recursion: an explicit stack, so the walk itself cannot overflow.
  */
@@ -22,6 +24,7 @@ export const REDACTED = '[redacted]';
 const MIN_PART_LENGTH = 8;
 
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+const FILE_KEY = 'base64';
 
 export type CleanCopy = { ok: true; value: unknown } | { ok: false; reason: string };
 
@@ -82,6 +85,8 @@ export function cleanCopy(root: unknown, secrets: readonly string[]): CleanCopy 
 			if (isContainer(entry)) {
 				value = Array.isArray(entry) ? [] : {};
 				stack.push({ source: entry, target: value as IDataObject | unknown[], depth: depth + 1 });
+			} else if (key === FILE_KEY && typeof entry === 'string') {
+				value = entry;
 			} else {
 				value = leaf(entry, hide);
 			}
