@@ -6,9 +6,9 @@
  * Per delivery, interleaved round by round over the same pre-built bodies:
  * - "JSON.parse": n8n's body parser alone (the floor);
  * - "parse + context": plus n8n-core's WebhookContext (n8n's cost, not the package's);
- * - "parse + context + trigger": plus the node's webhook() — secret check, parsing into the
- *   envelope, filters, dedupe, secret redaction, simplification. The trigger's own cost is
- *   the difference to "parse + context".
+ * - "parse + context + trigger": plus the node's webhook() — the credential read and the
+ *   derived secret's check, the one bounded walk that parses and redacts the delivery,
+ *   filters, dedupe, the item. The trigger's own cost is the difference to "parse + context".
  * With media: the same for a delivery carrying a 1 MB file as base64 (`webhookBase64`),
  * with Media as Binary off (base64 stays in the JSON) and on (a binary property).
  *
