@@ -5,6 +5,7 @@ import type {
 	IExecuteFunctions,
 	IHookFunctions,
 	IHttpRequestMethods,
+	ILoadOptionsFunctions,
 } from 'n8n-workflow';
 
 import { normaliseBaseUrl } from './baseUrl';
@@ -13,7 +14,7 @@ import { toApiError } from './errors';
 
 export const CREDENTIAL_TYPE = 'messagingInstanceApi';
 
-type RequestContext = IExecuteFunctions | IHookFunctions;
+type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions;
 
 /**
  * What a node needs to talk to the server, read once per execution: decrypting the
@@ -38,8 +39,11 @@ export interface ApiRequest {
 	method?: IHttpRequestMethods;
 	/** Route without the instance, e.g. `/message/sendText`. */
 	route: string;
-	instance: string;
+	/** The instance, last in the path; left out for routes of the whole server. */
+	instance?: string;
 	body?: IDataObject;
+	/** The query string. */
+	qs?: IDataObject;
 	/** Milliseconds the server may hold the request (the `delay` options) on top of the usual wait. */
 	extraWaitMs?: number;
 }
@@ -59,8 +63,12 @@ export async function apiRequest(
 			CREDENTIAL_TYPE,
 			{
 				method: request.method ?? 'POST',
-				url: `${connection.baseUrl}${request.route}/${encodeURIComponent(request.instance)}`,
+				url:
+					request.instance === undefined
+						? `${connection.baseUrl}${request.route}`
+						: `${connection.baseUrl}${request.route}/${encodeURIComponent(request.instance)}`,
 				body: request.body,
+				...(request.qs && Object.keys(request.qs).length > 0 ? { qs: request.qs } : {}),
 				json: true,
 				timeout: BASE_TIMEOUT_MS + (request.extraWaitMs ?? 0),
 			},
@@ -68,6 +76,6 @@ export async function apiRequest(
 		);
 		return response === '' ? undefined : response;
 	} catch (error) {
-		throw toApiError(ctx.getNode(), error, itemIndex, request.instance);
+		throw toApiError(ctx.getNode(), error, itemIndex, request.instance ?? '');
 	}
 }
