@@ -4,7 +4,8 @@ import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { webhookBody, type Dialect } from '../shared/dialect';
 import { apiRequest, openConnection, type Connection } from '../shared/transport';
 import { readOptions } from './description';
-import { deriveSecret, redactError, secretScopeOf } from './secret';
+import { redactError } from '../shared/redact';
+import { deriveSecret, secretScopeOf } from './secret';
 import { secretInUrl, SECRET_HEADER, withoutSecret, withSecret } from './secretUrl';
 
 /**
@@ -101,8 +102,7 @@ function registrationFor(settings: Settings, baseUrl: string, secret: string): R
 }
 
 function apiKeyOf(connection: Connection): string {
-	const apiKey = connection.credentials.data?.apiKey;
-	return typeof apiKey === 'string' ? apiKey : '';
+	return connection.apiKey;
 }
 
 function secretFor(ctx: IHookFunctions, connection: Connection): string | undefined {

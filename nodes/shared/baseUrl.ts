@@ -1,16 +1,23 @@
 /**
  * The address users paste is often the manager page (`…/manager`) or ends in `/`; requests
  * must go to the server's root either way. Any other path is kept, since a reverse proxy
- * may serve the API below one.
+ * may serve the API below one. Linear in the length of the address, whatever it holds.
  */
 export function normaliseBaseUrl(raw: string): string {
-	return raw
-		.trim()
-		.replace(/\/+$/, '')
-		.replace(/\/manager$/i, '')
-		.replace(/\/+$/, '');
+	let url = withoutTrailingSlashes(raw.trim());
+	if (url.toLowerCase().endsWith('/manager')) url = withoutTrailingSlashes(url.slice(0, -'/manager'.length));
+	return url;
 }
 
-/** The same rule as an n8n expression, for the credential's declarative test request. */
+function withoutTrailingSlashes(text: string): string {
+	let end = text.length;
+	while (end > 0 && text.charCodeAt(end - 1) === 47) end--;
+	return text.slice(0, end);
+}
+
+/**
+ * The same rule as an n8n expression, for the credential's declarative test request: the
+ * trailing-slash runs are cut by an anchored pattern that cannot backtrack (`[^/]` before).
+ */
 export const BASE_URL_EXPRESSION =
-	"={{ String($credentials.baseUrl).trim().replace(/\\/+$/, '').replace(/\\/manager$/i, '').replace(/\\/+$/, '') }}";
+	"={{ String($credentials.baseUrl).trim().replace(/^(.*[^/])?\\/*$/, '$1').replace(/\\/manager$/i, '').replace(/^(.*[^/])?\\/*$/, '$1') }}";

@@ -11,6 +11,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 interface FailedRequest {
 	status?: number;
 	body?: unknown;
+	headers?: Record<string, unknown>;
 	networkCode?: string;
 	networkMessage?: string;
 }
@@ -30,11 +31,11 @@ const NETWORK_CODES = new Set([
 
 const NETWORK_WORDS: Record<string, string> = {
 	ECONNREFUSED: 'connection refused',
-	ECONNRESET: 'connection reset',
+	ECONNRESET: 'connection reset by the server',
 	ENOTFOUND: 'host not found',
 	EAI_AGAIN: 'host not found',
 	ETIMEDOUT: 'timed out',
-	ECONNABORTED: 'timed out',
+	ECONNABORTED: 'no data for too long (idle timeout)',
 	EHOSTUNREACH: 'host unreachable',
 	ENETUNREACH: 'network unreachable',
 	EPIPE: 'connection closed',
@@ -50,7 +51,7 @@ function unwrap(error: unknown): FailedRequest {
 	while (current && typeof current === 'object' && !seen.has(current)) {
 		seen.add(current);
 		const candidate = current as {
-			response?: { status?: number; data?: unknown; body?: unknown };
+			response?: { status?: number; data?: unknown; body?: unknown; headers?: Record<string, unknown> };
 			code?: unknown;
 			message?: unknown;
 			cause?: unknown;
@@ -59,6 +60,7 @@ function unwrap(error: unknown): FailedRequest {
 			return {
 				status: candidate.response.status,
 				body: candidate.response.data ?? candidate.response.body,
+				headers: candidate.response.headers,
 			};
 		}
 		// n8n-core's own NodeApiError wrapper: the status as `httpCode`, the body in `context.data`.
@@ -118,6 +120,12 @@ function flatten(value: unknown): string[] {
 
 function describe(status: number, messages: string[], instance: string): string {
 	const joined = messages.join(' ');
+	if (status >= 300 && status < 400) {
+		return 'Requests are not redirected, so that the API key never goes to another address. Set the Base URL in the credential to the address the server redirects to (often https:// instead of http://, or without a path).';
+	}
+	if (status === 429) {
+		return 'Use "Retry On Fail" in the node\'s settings with a wait of at least the time the server asks for, or send fewer messages at once.';
+	}
 	if (status === 401) {
 		return 'Check the API key in the credential: use the server\'s global API key or the token of this instance.';
 	}
@@ -139,14 +147,44 @@ function describe(status: number, messages: string[], instance: string): string 
 	return '';
 }
 
+/** Seconds from a Retry-After header (seconds or an HTTP date), when it has one. */
+function retryAfterSeconds(headers: Record<string, unknown> | undefined): number | undefined {
+	const raw = headers?.['retry-after'];
+	const value = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : '';
+	if (value === '' || value.length > 64) return undefined;
+	if (/^\d+$/.test(value)) return Number(value);
+	const at = Date.parse(value);
+	return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+/** Where a redirect points, as its Location header says (cut to a readable length). */
+function locationOf(headers: Record<string, unknown> | undefined): string {
+	const location = headers?.location;
+	return typeof location === 'string' ? location.slice(0, 200) : 'another address';
+}
+
+/**
+ * What the user reads when a request failed. `deadlineMs` is set when the node's own total
+ * deadline ended the request, so a hanging or trickling server reads as a timeout, not as a
+ * missing response.
+ */
 export function toApiError(
 	node: INode,
 	error: unknown,
 	itemIndex: number,
 	instance: string,
+	deadlineMs?: number,
 ): NodeApiError {
 	const failed = unwrap(error);
 	if (failed.status === undefined) {
+		if (deadlineMs !== undefined) {
+			return new NodeApiError(node, { reason: 'deadline' } as JsonObject, {
+				message: `The server did not answer in time: timed out after ${Math.round(deadlineMs / 1000)} s`,
+				description:
+					'The server took the connection but did not finish its answer. Check that it is healthy, or raise the Request Timeout in the credential.',
+				itemIndex,
+			});
+		}
 		const code = failed.networkCode ?? 'no response';
 		return new NodeApiError(
 			node,
@@ -161,13 +199,32 @@ export function toApiError(
 		);
 	}
 	const messages = serverMessages(failed.body);
-	const text = messages.length > 0 ? messages.join('; ') : 'The server answered with an error';
+	let text = messages.length > 0 ? messages.join('; ') : 'The server answered with an error';
+	// A server may answer with a whole page of text: the message stays readable.
+	if (text.length > 500) text = `${text.slice(0, 500)}…`;
+	if (failed.status >= 300 && failed.status < 400) {
+		text = `The server redirects to ${locationOf(failed.headers)}`;
+	} else if (failed.status === 429) {
+		const wait = retryAfterSeconds(failed.headers);
+		text = `The server is rate limiting requests${wait !== undefined ? `: retry after ${wait} s` : ''}`;
+	}
 	const body =
 		failed.body && typeof failed.body === 'object' ? (failed.body as JsonObject) : { message: text };
 	return new NodeApiError(node, body, {
 		message: `${text} (HTTP ${failed.status})`,
 		description: describe(failed.status, messages, instance),
 		httpCode: String(failed.status),
+		itemIndex,
+	});
+}
+
+/** A 2xx answer that is not the JSON the interface promises (an HTML page, broken JSON). */
+export function notJsonError(node: INode, itemIndex: number, status: number, contentType: string): NodeApiError {
+	const what = /html/i.test(contentType) ? 'an HTML page' : `something that is not JSON${contentType ? ` (${contentType.slice(0, 60)})` : ''}`;
+	return new NodeApiError(node, { reason: 'not json' } as JsonObject, {
+		message: `The server answered with ${what} instead of JSON (HTTP ${status})`,
+		description: 'The Base URL probably points at a web page or a proxy, not at the API. Set it to the server\'s API root.',
+		httpCode: String(status),
 		itemIndex,
 	});
 }

@@ -1,20 +1,26 @@
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
 	IHttpRequestMethods,
+	IN8nHttpFullResponse,
 	ILoadOptionsFunctions,
 } from 'n8n-workflow';
 
 import { normaliseBaseUrl } from './baseUrl';
 import { dialectOf, type Dialect } from './dialect';
-import { toApiError } from './errors';
+import { notJsonError, toApiError } from './errors';
+import { redactError } from './redact';
 
 export const CREDENTIAL_TYPE = 'messagingInstanceApi';
 
 type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions;
+
+/** The total time a request may take when the credential sets none. */
+export const DEFAULT_TIMEOUT_S = 60;
+/** What a timer can hold (2^31 - 1 ms): no deadline is longer. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * What a node needs to talk to the server, read once per execution: decrypting the
@@ -23,15 +29,19 @@ type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions
 export interface Connection {
 	readonly baseUrl: string;
 	readonly dialect: Dialect;
-	readonly credentials: ICredentialsDecrypted;
+	readonly apiKey: string;
+	/** Total time per request, in milliseconds, before any wait the request asks for. */
+	readonly timeoutMs: number;
 }
 
 export async function openConnection(ctx: RequestContext): Promise<Connection> {
 	const data: ICredentialDataDecryptedObject = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const seconds = Number(data.timeout);
 	return {
 		baseUrl: normaliseBaseUrl(String(data.baseUrl ?? '')),
 		dialect: dialectOf(data.dialect),
-		credentials: { id: '', name: CREDENTIAL_TYPE, type: CREDENTIAL_TYPE, data },
+		apiKey: String(data.apiKey ?? ''),
+		timeoutMs: Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, MAX_TIMER_MS) : DEFAULT_TIMEOUT_S * 1000,
 	};
 }
 
@@ -48,34 +58,64 @@ export interface ApiRequest {
 	extraWaitMs?: number;
 }
 
-const BASE_TIMEOUT_MS = 60_000;
+/** The execution's own cancel signal, where the context has one (an execution stopped by the user). */
+function cancelSignalOf(ctx: RequestContext): AbortSignal | undefined {
+	const context = ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined };
+	return typeof context.getExecutionCancelSignal === 'function' ? context.getExecutionCancelSignal() : undefined;
+}
 
-/** One request to the instance's route; returns the parsed body, or `undefined` when empty. */
+function isJson(response: IN8nHttpFullResponse): boolean {
+	const body = response.body;
+	if (body === undefined || body === null || body === '') return true;
+	return typeof body === 'object' && !Buffer.isBuffer(body);
+}
+
+/**
+ * One request to the server; returns the parsed JSON body, or `undefined` when empty.
+ *
+ * - the `apikey` header is set here from the credential read once per execution;
+ * - redirects are not followed: the key must never go to another address, and a POST
+ *   turned into a GET would report a success for nothing sent;
+ * - one total deadline per request (a server that trickles a byte now and then cannot hold
+ *   the node), with the execution's cancel signal honoured too;
+ * - a 2xx answer that is not JSON is an error, not a success item;
+ * - every error leaves here without the API key, wherever a server echoed it.
+ */
 export async function apiRequest(
 	ctx: RequestContext,
 	connection: Connection,
 	request: ApiRequest,
 	itemIndex = 0,
 ): Promise<unknown> {
+	const deadlineMs = Math.min(connection.timeoutMs + (request.extraWaitMs ?? 0), MAX_TIMER_MS);
+	const deadline = AbortSignal.timeout(deadlineMs);
+	const cancel = cancelSignalOf(ctx);
+	const path =
+		request.instance === undefined ? request.route : `${request.route}/${encodeURIComponent(request.instance)}`;
+	let response: IN8nHttpFullResponse;
 	try {
-		const response: unknown = await ctx.helpers.httpRequestWithAuthentication.call(
-			ctx,
-			CREDENTIAL_TYPE,
-			{
-				method: request.method ?? 'POST',
-				url:
-					request.instance === undefined
-						? `${connection.baseUrl}${request.route}`
-						: `${connection.baseUrl}${request.route}/${encodeURIComponent(request.instance)}`,
-				body: request.body,
-				...(request.qs && Object.keys(request.qs).length > 0 ? { qs: request.qs } : {}),
-				json: true,
-				timeout: BASE_TIMEOUT_MS + (request.extraWaitMs ?? 0),
-			},
-			{ credentialsDecrypted: connection.credentials },
-		);
-		return response === '' ? undefined : response;
+		response = (await ctx.helpers.httpRequest({
+			method: request.method ?? 'POST',
+			url: `${connection.baseUrl}${path}`,
+			headers: { apikey: connection.apiKey },
+			body: request.body,
+			...(request.qs && Object.keys(request.qs).length > 0 ? { qs: request.qs } : {}),
+			json: true,
+			returnFullResponse: true,
+			disableFollowRedirect: true,
+			timeout: deadlineMs,
+			abortSignal: cancel ? AbortSignal.any([deadline, cancel]) : deadline,
+		})) as IN8nHttpFullResponse;
 	} catch (error) {
-		throw toApiError(ctx.getNode(), error, itemIndex, request.instance ?? '');
+		const timedOut = deadline.aborted && !cancel?.aborted;
+		throw redactError(
+			toApiError(ctx.getNode(), error, itemIndex, request.instance ?? '', timedOut ? deadlineMs : undefined),
+			[connection.apiKey],
+		);
 	}
+	if (!isJson(response)) {
+		const contentType = String(response.headers?.['content-type'] ?? '');
+		throw redactError(notJsonError(ctx.getNode(), itemIndex, response.statusCode, contentType), [connection.apiKey]);
+	}
+	return response.body === '' || response.body === null ? undefined : response.body;
 }
