@@ -85,6 +85,15 @@ export class MessagingInstanceApi implements ICredentialType {
 			description: 'Which dialect of the interface the server speaks. Real v2 servers need "Server v2.x".',
 		},
 		{
+			displayName: 'Request Timeout (Seconds)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 600 },
+			default: 60,
+			description:
+				'How long one request may take in all before it fails as timed out (a send with a delay may take that much longer)',
+		},
+		{
 			displayName: 'Instance Name (for the Test)',
 			displayOptions: { show: { dialect: ['documented'] } },
 			name: 'instance',
@@ -113,6 +122,9 @@ export class MessagingInstanceApi implements ICredentialType {
 			url: TEST_URL,
 			method: '={{ $credentials.dialect === "v2" ? "GET" : "POST" }}' as 'POST',
 			body: '={{ $credentials.dialect === "v2" ? undefined : { numbers: [] } }}',
+			// n8n's own default would be 300 s: a test should answer while the user waits.
+			timeout: 15_000,
+			disableFollowRedirect: true,
 		},
 		rules: [
 			{

@@ -179,7 +179,7 @@ export function toApiError(
 	if (failed.status === undefined) {
 		if (deadlineMs !== undefined) {
 			return new NodeApiError(node, { reason: 'deadline' } as JsonObject, {
-				message: `The server did not answer in time: timed out after ${Math.round(deadlineMs / 1000)} s`,
+				message: `The server did not answer in time: timed out after ${Number((deadlineMs / 1000).toFixed(1))} s`,
 				description:
 					'The server took the connection but did not finish its answer. Check that it is healthy, or raise the Request Timeout in the credential.',
 				itemIndex,

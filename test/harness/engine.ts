@@ -22,6 +22,8 @@ export interface RunNodeOptions {
 	files?: Array<Record<string, StartFile> | null>;
 	credentials?: ICredentialDataDecryptedObject;
 	continueOnFail?: boolean;
+	/** Node settings as the editor saves them, e.g. `{ retryOnFail: true, maxTries: 2, waitBetweenTries: 0 }`. */
+	settings?: Partial<INode>;
 	type?: string;
 }
 
@@ -63,6 +65,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		parameters: options.parameters,
 		credentials: { messagingInstanceApi: { id: 'cred-1', name: 'Sandbox' } },
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		...options.settings,
 	};
 	const workflow = new Workflow({
 		id: 'wf-test',
