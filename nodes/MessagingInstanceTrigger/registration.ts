@@ -2,9 +2,9 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
 import { webhookBody, type Dialect } from '../shared/dialect';
+import { redactError } from '../shared/redact';
 import { apiRequest, openConnection, type Connection } from '../shared/transport';
 import { readOptions } from './description';
-import { redactError } from '../shared/redact';
 import { deriveSecret, secretScopeOf } from './secret';
 import { secretInUrl, SECRET_HEADER, withoutSecret, withSecret } from './secretUrl';
 

@@ -1,13 +1,14 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { redactError } from '../shared/redact';
 import { CREDENTIAL_TYPE } from '../shared/transport';
 import { firstSighting, forget } from './dedupe';
 import { isGroupJid, parseDelivery, type DeliveryEvent } from './delivery';
 import { readOptions, type TriggerOptions } from './description';
 import { itemOf } from './items';
 import { staticDataOf } from './registration';
-import { deriveSecret, redactError, sameSecret, secretScopeOf, type SecretScope } from './secret';
+import { deriveSecret, sameSecret, secretScopeOf, type SecretScope } from './secret';
 import { SECRET_HEADER, SECRET_PARAM } from './secretUrl';
 
 /**
