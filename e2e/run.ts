@@ -8,6 +8,9 @@
  * E2E_VERBOSE=1 echoes n8n's output, E2E_TARBALL=<file> tests that tarball instead of `npm pack`,
  * E2E_CHAT_SCREENSHOT=<file.png> saves the chat page after the browser check (d), CI=true turns
  * "cannot install n8n" and "no /usr/bin/chromium" (.ci/chromium.sh installs it) into failures.
+ * The (e) checks run `npm start`'s own code path (startPlayground in scripts/start.ts) three
+ * times on one user folder: a restart keeps the user's draft and published version, and a
+ * start on other ports follows them.
  * Prints each check as PASS/FAIL (or SKIP) and ends with `e2e: N passed, N failed` (`, N skipped` when some were).
  */
 import * as assert from 'node:assert/strict';
@@ -21,6 +24,7 @@ import {
 	cliLog,
 	ensureN8n,
 	executeWorkflow,
+	freePort,
 	importCredential,
 	importWorkflows,
 	installTarballIntoUserFolder,
@@ -41,6 +45,8 @@ import {
 	replyWorkflow,
 } from './workflows';
 import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium';
+import { REPLY_PREFIX } from '../scripts/demo-workflow';
+import { startPlayground, type Playground } from '../scripts/start';
 
 // The sandbox is another engineer's module; typed loosely here so the e2e keeps compiling
 // while its API grows.
@@ -185,6 +191,109 @@ async function chatPageChecks(sandbox: Sandbox): Promise<void> {
 		record('(d) chat page in headless Chromium: browser run', false, e instanceof Error ? e.stack ?? e.message : String(e));
 	} finally {
 		await browser?.close().catch(() => undefined);
+	}
+}
+
+/** The Send Text request the example sent in reply to a message injected now, or a readable failure. */
+async function replyTo(pg: Playground, from: string, text: string): Promise<any> {
+	const before = requestsTo(pg.sandbox, '/message/sendText/demo').length;
+	const delivery = await pg.sandbox.injectMessage('demo', { from, text, pushName: 'Ana' });
+	assert.ok(delivery, `the sandbox made no delivery (webhook: ${JSON.stringify(pg.sandbox.webhookOf('demo'))})`);
+	return waitFor('a sendText reply', () => requestsTo(pg.sandbox, '/message/sendText/demo').slice(before)[0], 30000);
+}
+
+/**
+ * (e) `npm start`'s own code path (startPlayground) on one user folder, three times: a
+ * restart leaves the user's draft and published version as they were, and a start on other
+ * ports (DEV_N8N_PORT, DEV_SANDBOX_PORT) follows them.
+ */
+async function restartChecks(version: string, tarball: string): Promise<void> {
+	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-start-'));
+	let pg: Playground | undefined;
+	const start = async (n8nPort: number, sandboxPort: number) => {
+		pg = await startPlayground({ userFolder, n8nPort, sandboxPort, version, tarball });
+		return pg;
+	};
+	try {
+		const [n8nPort, sandboxPort] = [await freePort(), await freePort()];
+		let first = await start(n8nPort, sandboxPort);
+		const id = first.state.workflowId!;
+		let published = '';
+		let draft = '';
+		const EDITED = '=Edited, not published: {{ $json.text }}';
+		const created = await check('(e) npm start, first run: creates the example, publishes it, and its reply works', async () => {
+			assert.match(first.webhookStatus, /^registered/, first.webhookStatus);
+			const wf = await first.rest.getWorkflow(id);
+			assert.ok(wf.activeVersionId, 'the example is not published');
+			assert.equal(wf.activeVersionId, wf.versionId, 'published and draft differ after the first run');
+			published = wf.activeVersionId;
+			const reply = await replyTo(first, '5511966660000', 'first run');
+			assert.equal(reply.body.text, `${REPLY_PREFIX}first run`);
+			assert.equal(reply.body.number, '5511966660000@s.whatsapp.net', 'Number {{ $json.chatId }} replies to the chat');
+		});
+		const edited = created && (await check("(e) an edit through n8n's REST API (as the editor saves) goes to the draft only", async () => {
+			const wf = await first.rest.getWorkflow(id);
+			const nodes = structuredClone(wf.nodes) as Array<{ name: string; parameters: Record<string, unknown> }>;
+			nodes.find((n) => n.name === 'Reply')!.parameters.text = EDITED;
+			const saved = await first.rest.call('PATCH', `/workflows/${id}`, {
+				name: wf.name,
+				nodes,
+				connections: wf.connections,
+				settings: wf.settings,
+				versionId: wf.versionId,
+			});
+			draft = saved.versionId;
+			assert.notEqual(draft, published, 'the edit made no new draft version');
+			const after = await first.rest.getWorkflow(id);
+			assert.equal(after.activeVersionId, published, 'saving the draft published it');
+			const reply = await replyTo(first, '5511966660000', 'before restart');
+			assert.equal(reply.body.text, `${REPLY_PREFIX}before restart`, 'the published version answers');
+		}));
+		await first.stop();
+
+		if (edited) {
+			const again = await start(n8nPort, sandboxPort);
+			await check('(e) npm start again: the draft is kept, the published version is unchanged and still answers with the old text', async () => {
+				const wf = await again.rest.getWorkflow(id);
+				assert.equal(wf.activeVersionId, published, 'the restart changed the published version');
+				assert.equal(wf.versionId, draft, 'the restart changed the draft version');
+				const text = (wf.nodes as Array<{ name: string; parameters: { text?: string } }>).find((n) => n.name === 'Reply')?.parameters.text;
+				assert.equal(text, EDITED, 'the draft lost the edit');
+				assert.match(again.webhookStatus, /^registered/, again.webhookStatus);
+				const reply = await replyTo(again, '5511966660000', 'after restart');
+				assert.equal(reply.body.text, `${REPLY_PREFIX}after restart`);
+			});
+			await check('(e) a later start does not set up the owner again ("owner already setup" is not in n8n\'s log)', () => {
+				const log = fs.readFileSync(again.logFile, 'utf8');
+				assert.ok(!/owner already setup/i.test(log), 'n8n logged an owner setup attempt');
+			});
+			await again.stop();
+		}
+
+		const [n8nPort2, sandboxPort2] = [await freePort(), await freePort()];
+		const moved = await start(n8nPort2, sandboxPort2);
+		await check('(e) npm start on other ports (DEV_N8N_PORT, DEV_SANDBOX_PORT): the credential and the webhook follow, the example replies', async () => {
+			assert.ok(
+				moved.notes.some((n) => n.includes(`now points to ${moved.sandbox.url}`)),
+				`no note about the new sandbox address: ${JSON.stringify(moved.notes)}`,
+			);
+			const cred = await moved.rest.call('GET', `/credentials/${moved.state.credentialId}?includeData=true`);
+			assert.equal(cred.data.baseUrl, moved.sandbox.url, 'credential Base URL');
+			assert.match(moved.webhookStatus, /^registered/, moved.webhookStatus);
+			assert.ok(String(moved.sandbox.webhookOf('demo')?.url).startsWith(`${moved.n8n.url}/webhook/`), 'webhook URL is not on the new n8n port');
+			const reply = await replyTo(moved, '5511966660000', 'new ports');
+			assert.equal(reply.body.text, `${REPLY_PREFIX}new ports`);
+			const wf = await moved.rest.getWorkflow(id);
+			if (edited) assert.equal(wf.versionId, draft, 'the draft changed');
+			assert.equal(wf.activeVersionId, published, 'the published version changed');
+		});
+	} catch (e) {
+		record('(e) npm start restart checks aborted', false, e instanceof Error ? e.stack ?? e.message : String(e));
+		if (pg) console.log(`--- last n8n output ---\n${pg.n8n.logs().slice(-3000)}`);
+	} finally {
+		await pg?.stop();
+		if (process.env.E2E_KEEP === '1') console.log(`e2e: npm start user folder kept at ${userFolder}`);
+		else fs.rmSync(userFolder, { recursive: true, force: true });
 	}
 }
 
@@ -412,6 +521,10 @@ async function main(): Promise<void> {
 		await check('(c) n8n stopped cleanly (no crash output)', () => {
 			assert.ok(!/UnhandledPromiseRejection|Uncaught|FATAL/i.test(serverLog), serverLog.slice(-1500));
 		});
+
+		// --- (e) npm start: restarts keep the user's work; other ports are followed --------
+		await sandbox.close().catch(() => undefined);
+		await restartChecks(version, tarball);
 	} catch (e) {
 		record('e2e run aborted', false, e instanceof Error ? e.stack ?? e.message : String(e));
 		if (n8n) console.log(`--- last n8n output ---\n${n8n.logs().slice(-4000)}`);

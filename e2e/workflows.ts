@@ -1,17 +1,16 @@
 /**
- * Workflows used by the e2e tier and by `npm start`, written against the public interface
+ * Workflows of the e2e tier (the example of `npm start` is in scripts/demo-workflow.ts), written against the public interface
  * (shared/spec/node-interface.md): node type names, resources, operations, parameter names.
  */
-import { randomUUID } from 'node:crypto';
+import { type WorkflowSpec } from '../scripts/n8n-runtime';
+import { ACTION_TYPE, DEMO_INSTANCE, credentialRef } from '../scripts/demo-workflow';
 
-import { PACKAGE_NAME, type WorkflowSpec } from '../scripts/n8n-runtime';
+// The example workflow of `npm start` lives with the scripts; the e2e tier runs it too.
+export { ACTION_TYPE, TRIGGER_NODE, TRIGGER_TYPE, replyWorkflow } from '../scripts/demo-workflow';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
-export const ACTION_TYPE = `${PACKAGE_NAME}.messagingInstance`;
-export const TRIGGER_TYPE = `${PACKAGE_NAME}.messagingInstanceTrigger`;
-export const TRIGGER_NODE = 'On Message';
-const INSTANCE = 'demo';
+const INSTANCE = DEMO_INSTANCE;
 
 interface Op {
 	node: string;
@@ -318,9 +317,7 @@ export function expectedActionRequests(_sandboxUrl: string): Array<Pick<Op, 'nod
 	return operations().map(({ node, path, body, items, checkOutput }) => ({ node, path, body, items, checkOutput }));
 }
 
-function cred(credId: string) {
-	return { messagingInstanceApi: { id: credId, name: 'Sandbox' } };
-}
+const cred = (credId: string) => credentialRef(credId);
 
 /** Manual Trigger fanned out to one action node per operation. */
 export function actionWorkflow(credId: string): WorkflowSpec {
@@ -393,47 +390,3 @@ export function fieldReferenceWorkflow(credId: string): WorkflowSpec {
 		},
 	};
 }
-
-/**
- * Trigger -> Send Text replying "You said: <text>" to the sender. Used by the e2e tier and
- * as the example workflow of `npm start`. The expressions read the raw event shape
- * (`data.key.remoteJid`, `data.message.conversation`) and fall back to flatter shapes.
- */
-export function replyWorkflow(credId: string, opts: { instance?: string; name?: string } = {}): WorkflowSpec {
-	const instance = opts.instance ?? INSTANCE;
-	return {
-		name: opts.name ?? 'Reply to every incoming message',
-		nodes: [
-			{
-				id: 'trigger',
-				name: TRIGGER_NODE,
-				type: TRIGGER_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				credentials: cred(credId),
-				parameters: { instance, events: ['MESSAGES_UPSERT'] },
-			},
-			{
-				id: 'reply',
-				name: 'Reply',
-				type: ACTION_TYPE,
-				typeVersion: 1,
-				position: [300, 0],
-				credentials: cred(credId),
-				parameters: {
-					resource: 'message',
-					operation: 'sendText',
-					instance,
-					number:
-						'={{ $json.data?.key?.remoteJid ?? $json.key?.remoteJid ?? $json.remoteJid ?? $json.from ?? $json.number }}',
-					text:
-						'=You said: {{ $json.data?.message?.conversation ?? $json.data?.message?.extendedTextMessage?.text ?? $json.text ?? $json.message?.conversation ?? $json.message?.text }}',
-					options: {},
-				},
-			},
-		],
-		connections: { [TRIGGER_NODE]: { main: [[{ node: 'Reply', type: 'main', index: 0 }]] } },
-	};
-}
-

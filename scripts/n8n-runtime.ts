@@ -124,12 +124,34 @@ export async function freePort(): Promise<number> {
 	});
 }
 
-function countDir(dir: string): number {
+/** Packages installed in a node_modules folder so far (scoped ones counted one by one). */
+function countPackages(nodeModules: string): number {
+	let n = 0;
 	try {
-		return fs.readdirSync(dir).length;
+		for (const name of fs.readdirSync(nodeModules)) {
+			if (name.startsWith('.')) continue;
+			n += name.startsWith('@') ? fs.readdirSync(path.join(nodeModules, name)).length : 1;
+		}
 	} catch {
-		return 0;
+		/* not there yet */
 	}
+	return n;
+}
+
+/** Megabytes under a folder (`du -sm`), or undefined where du is missing. */
+function megabytesIn(dir: string): number | undefined {
+	const du = spawnSync('du', ['-sm', dir], { encoding: 'utf8', timeout: 10000 });
+	const mb = Number(du.stdout?.split('\t')[0]);
+	return du.status === 0 && Number.isFinite(mb) ? mb : undefined;
+}
+
+/** A progress line for an n8n install: the download phase, then MB and packages written. */
+function installProgress(dir: string): string {
+	const nodeModules = path.join(dir, 'node_modules');
+	const packages = countPackages(nodeModules);
+	if (packages === 0) return '(npm is resolving n8n\'s ~2,000 dependencies before writing files; this phase takes 1-3 minutes)';
+	const mb = megabytesIn(nodeModules);
+	return `(${mb === undefined ? '' : `${(mb / 1024).toFixed(2)} GB of ~3 GB written, `}${packages} top-level packages so far)`;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -186,7 +208,7 @@ export function isInstalled(version = DEFAULT_N8N_VERSION): boolean {
 /**
  * Installs n8n@version (and Node 24 when needed) into .n8n-runtime/<version>/ unless a
  * complete install is there. An install without the marker (interrupted) is wiped and redone.
- * Takes ~5 minutes and ~3 GB the first time; prints progress to stderr.
+ * Takes 5-7 minutes and ~3 GB the first time; prints progress to stderr every 15 s.
  */
 export async function ensureN8n(version = DEFAULT_N8N_VERSION): Promise<N8nRuntime> {
 	const rt = runtimeOf(version);
@@ -218,7 +240,7 @@ export async function ensureN8n(version = DEFAULT_N8N_VERSION): Promise<N8nRunti
 		const started = Date.now();
 		log(
 			`installing n8n@${version} and Node ${nodeVersionFor(version)} into ${rt.dir}` +
-				' (first run only: several minutes, ~3 GB)',
+				' (first run only: ~3 GB, about 5-7 minutes: 4-5 to download, 1-2 to build sqlite3)',
 		);
 		const env = runtimeEnv(rt);
 		await run(
@@ -228,11 +250,10 @@ export async function ensureN8n(version = DEFAULT_N8N_VERSION): Promise<N8nRunti
 				cwd: rt.dir,
 				env,
 				label: 'npm install',
-				heartbeat: () =>
-					`(${countDir(path.join(rt.dir, 'node_modules'))} top-level packages so far)`,
+				heartbeat: () => installProgress(rt.dir),
 			},
 		);
-		log(`npm install done in ${Math.round((Date.now() - started) / 1000)}s; building native sqlite3`);
+		log(`npm install done in ${Math.round((Date.now() - started) / 1000)}s; building native sqlite3 (1-2 minutes)`);
 		const rebuildArgs = ['rebuild', 'sqlite3', '--foreground-scripts', '--loglevel=warn'];
 		rebuildArgs.push(`--nodedir=${path.join(rt.dir, 'node_modules', nodePackageName())}`);
 		await run(systemNpm(), rebuildArgs, {
@@ -325,6 +346,8 @@ export interface N8nOptions {
 	installTarball?: string;
 	/** Print n8n's output live to stderr (default: only keep it for logs()). */
 	echo?: boolean;
+	/** Also append n8n's output to this file (created; `npm start` keeps the console for itself). */
+	logFile?: string;
 	/** Max ms to wait for readiness (default 180 s). */
 	timeoutMs?: number;
 }
@@ -470,6 +493,17 @@ function installExitHook(): void {
 	});
 }
 
+const exitPromises = new WeakMap<ChildProcess, Promise<number | null>>();
+/** One promise per child for its 'close' (all output read). */
+function exitedOf(child: ChildProcess): Promise<number | null> {
+	let p = exitPromises.get(child);
+	if (!p) {
+		p = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+		exitPromises.set(child, p);
+	}
+	return p;
+}
+
 /** Starts `n8n start` and waits until the editor and /healthz answer. */
 export async function startN8n(opts: N8nOptions): Promise<N8nHandle> {
 	const version = opts.version ?? DEFAULT_N8N_VERSION;
@@ -491,14 +525,17 @@ export async function startN8n(opts: N8nOptions): Promise<N8nHandle> {
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
 	let output = '';
+	const logFd = opts.logFile ? fs.openSync(opts.logFile, 'a') : undefined;
+	void exitedOf(child).then(() => logFd !== undefined && fs.closeSync(logFd));
 	const onData = (c: Buffer) => {
 		const s = c.toString();
 		output += s;
+		if (logFd !== undefined) fs.writeSync(logFd, s);
 		if (opts.echo) process.stderr.write(s.replace(/^(?=.)/gm, '[n8n] '));
 	};
 	child.stdout!.on('data', onData);
 	child.stderr!.on('data', onData);
-	const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+	const exited = exitedOf(child);
 	let hasExited = false;
 	void exited.then(() => (hasExited = true));
 
@@ -867,12 +904,24 @@ export interface RestClient {
 
 /** Sets up the owner account when needed, logs in, returns a cookie-authenticated client. */
 export async function setupOwnerAndLogin(url: string, owner = DEV_OWNER): Promise<RestClient> {
-	const setup = await request('POST', `${url}/rest/owner/setup`, owner);
-	// 200 on first setup; 400 "Instance owner already setup" afterwards.
-	if (setup.status !== 200 && !/already/i.test(setup.body)) {
-		throw new Error(`owner setup failed: ${setup.status} ${setup.body}`);
+	let cookie = '';
+	// The editor's own question: does this n8n still need an owner? (Setting it up again
+	// answers 400 "Instance owner already setup" and n8n logs it.)
+	const settings = await request('GET', `${url}/rest/settings`);
+	let needsSetup = true;
+	try {
+		needsSetup = JSON.parse(settings.body).data.userManagement.showSetupOnFirstLoad !== false;
+	} catch {
+		/* older n8n: try the setup */
 	}
-	let cookie = cookieOf(setup.headers);
+	if (needsSetup) {
+		const setup = await request('POST', `${url}/rest/owner/setup`, owner);
+		// 200 on first setup; 400 "Instance owner already setup" afterwards.
+		if (setup.status !== 200 && !/already/i.test(setup.body)) {
+			throw new Error(`owner setup failed: ${setup.status} ${setup.body}`);
+		}
+		cookie = cookieOf(setup.headers);
+	}
 	const login = await request('POST', `${url}/rest/login`, {
 		emailOrLdapLoginId: owner.email,
 		email: owner.email,

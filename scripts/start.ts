@@ -1,21 +1,25 @@
 /**
  * `npm start`: a local playground in one command.
  *
- *  1. packs the package (its prepack builds it) and installs the tarball into the dev n8n's
+ *  1. makes sure the pinned n8n is installed (first run: ~3 GB, 5-7 minutes, with progress);
+ *  2. packs the package (its prepack builds it) and installs the tarball into the dev n8n's
  *     community-package folder, the way a user installs it;
- *  2. makes sure the pinned n8n is installed (first run: several minutes, with progress);
  *  3. starts the sandbox server on 8181 (documented dialect, instance `demo`, fixed dev key);
- *  4. starts n8n on 5678 with the persistent user folder .n8n-dev/ (git-ignored), creates
- *     the owner account, the sandbox credential and the example workflow
- *     "Reply to every incoming message" (once), and keeps that workflow active;
+ *  4. starts n8n on 5678 with the persistent user folder .n8n-dev/ (git-ignored); its output
+ *     goes to .n8n-dev/n8n.log. The first time only, it creates the owner account, the
+ *     credential "Sandbox (dev)" and the published example workflow "Reply to every incoming
+ *     message" (scripts/demo-workflow.ts). Later starts leave the user's workflows as they
+ *     are (published version and draft alike); they only re-register the sandbox webhook of
+ *     the published workflows that use that credential, and follow a changed port;
  *  5. prints where everything is. Ctrl-C stops n8n and the sandbox.
  *
  * Env: DEV_N8N_PORT (5678), DEV_SANDBOX_PORT (8181), DEV_N8N_VERSION (pinned default).
+ * The e2e tier runs startPlayground() twice on one folder to check that a restart keeps drafts.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { TRIGGER_TYPE, replyWorkflow } from '../e2e/workflows';
+import { DEMO_INSTANCE, DEMO_WORKFLOW_NAME, TRIGGER_TYPE, replyWorkflow } from './demo-workflow';
 import {
 	DEFAULT_N8N_VERSION,
 	DEV_OWNER,
@@ -30,164 +34,345 @@ import {
 	type N8nHandle,
 	type RestClient,
 } from './n8n-runtime';
+import type { Sandbox } from '../sandbox/server';
 
-const N8N_PORT = Number(process.env.DEV_N8N_PORT || 5678);
-const SANDBOX_PORT = Number(process.env.DEV_SANDBOX_PORT || 8181);
-const VERSION = process.env.DEV_N8N_VERSION || DEFAULT_N8N_VERSION;
-const DEV_API_KEY = 'sandbox-dev-api-key';
-const INSTANCE = 'demo';
-const USER_FOLDER = path.join(REPO_ROOT, '.n8n-dev');
-const STATE_FILE = path.join(USER_FOLDER, 'dev-state.json');
+export const DEV_API_KEY = 'sandbox-dev-api-key';
+export const DEV_CREDENTIAL_NAME = 'Sandbox (dev)';
 
-interface DevState {
+export interface PlaygroundOptions {
+	userFolder: string;
+	n8nPort: number;
+	sandboxPort: number;
+	version?: string;
+	/** A tarball of the package to install instead of packing the repo. */
+	tarball?: string;
+	/** Progress lines (default: none). */
+	say?: (line: string) => void;
+}
+
+/** What a run created once and remembers in <userFolder>/dev-state.json. */
+export interface DevState {
 	credentialId?: string;
 	workflowId?: string;
-	activatedOnce?: boolean;
+	/** The sandbox address the credential was given (to follow a DEV_SANDBOX_PORT change). */
+	sandboxUrl?: string;
 }
 
-function say(msg: string): void {
-	console.log(`[start] ${msg}`);
+export interface Playground {
+	n8n: N8nHandle;
+	sandbox: Sandbox;
+	rest: RestClient;
+	state: DevState;
+	logFile: string;
+	/** One line on the sandbox webhook: registered, or what is wrong and how to fix it. */
+	webhookStatus: string;
+	/** What this start changed or found (a port followed, a problem), for the user. */
+	notes: string[];
+	stop(): Promise<void>;
 }
 
-function readState(): DevState {
+function stateFile(userFolder: string): string {
+	return path.join(userFolder, 'dev-state.json');
+}
+
+function readState(userFolder: string): DevState {
 	try {
-		return JSON.parse(fs.readFileSync(STATE_FILE, 'utf8')) as DevState;
+		return JSON.parse(fs.readFileSync(stateFile(userFolder), 'utf8')) as DevState;
 	} catch {
 		return {};
 	}
 }
 
-function writeState(s: DevState): void {
-	fs.writeFileSync(STATE_FILE, JSON.stringify(s, null, 2) + '\n');
+function writeState(userFolder: string, s: DevState): void {
+	fs.writeFileSync(stateFile(userFolder), JSON.stringify(s, null, 2) + '\n');
 }
 
-/** Ids of the active workflows that contain a node of the given type. */
-async function activeWorkflowsWith(rest: RestClient, nodeType: string): Promise<string[]> {
+function firstLine(e: unknown): string {
+	return (e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 400);
+}
+
+interface WorkflowNode {
+	type: string;
+	credentials?: Record<string, { id?: string }>;
+}
+
+/**
+ * The published workflows whose published version has our trigger on the given credential.
+ * Their webhook lives in the sandbox's memory, which a restart empties.
+ */
+async function publishedSandboxWorkflows(
+	rest: RestClient,
+	credentialId: string,
+): Promise<Array<{ id: string; name: string; activeVersionId: string }>> {
 	const list = await rest.call('GET', '/workflows');
-	const rows: Array<{ id: string; active?: boolean }> = Array.isArray(list) ? list : (list?.results ?? list?.data ?? []);
-	const ids: string[] = [];
+	const rows: Array<{ id: string; activeVersionId?: string | null; active?: boolean }> = Array.isArray(list)
+		? list
+		: (list?.results ?? list?.data ?? []);
+	const found: Array<{ id: string; name: string; activeVersionId: string }> = [];
 	for (const row of rows) {
-		if (!row.active) continue;
+		if (!row.activeVersionId && !row.active) continue;
 		const wf = await rest.getWorkflow(row.id);
-		if ((wf.nodes as Array<{ type: string }>).some((n) => n.type === nodeType)) ids.push(row.id);
+		const published = (wf.activeVersion?.nodes ?? []) as WorkflowNode[];
+		if (!wf.activeVersionId) continue;
+		if (published.some((n) => n.type === TRIGGER_TYPE && n.credentials?.messagingInstanceApi?.id === credentialId)) {
+			found.push({ id: wf.id, name: wf.name, activeVersionId: wf.activeVersionId });
+		}
 	}
-	return ids;
+	return found;
+}
+
+/**
+ * The credential `npm start` created still points at the sandbox address of an earlier run
+ * (DEV_SANDBOX_PORT changed): give it the current one. A Base URL the user set to anything
+ * else is left alone, and said.
+ */
+async function followSandboxAddress(rest: RestClient, state: DevState, sandboxUrl: string, notes: string[]): Promise<boolean> {
+	const id = state.credentialId!;
+	const cred = await rest.call('GET', `/credentials/${id}?includeData=true`).catch(() => undefined);
+	if (!cred) {
+		notes.push(`the credential "${DEV_CREDENTIAL_NAME}" (id ${id}) is gone; remove "credentialId" from dev-state.json in the user folder and start again to have it created`);
+		return false;
+	}
+	const baseUrl = String(cred.data?.baseUrl ?? '').replace(/\/+$/, '');
+	if (baseUrl === sandboxUrl) return true;
+	// Runs before the address was recorded used a local sandbox address too.
+	const ours = state.sandboxUrl ?? (/^http:\/\/127\.0\.0\.1:\d+$/.test(baseUrl) ? baseUrl : undefined);
+	if (baseUrl !== ours) {
+		notes.push(
+			`the credential "${cred.name}" points to ${baseUrl || '(no Base URL)'}, not to this sandbox (${sandboxUrl}); ` +
+				`its workflows talk to that server. To use the sandbox, set the credential's Base URL to ${sandboxUrl}.`,
+		);
+		return false;
+	}
+	// n8n keeps secret fields it sent redacted when they come back unchanged.
+	await rest.call('PATCH', `/credentials/${id}`, { name: cred.name, type: cred.type, data: { ...cred.data, baseUrl: sandboxUrl } });
+	notes.push(`DEV_SANDBOX_PORT changed: the credential "${cred.name}" now points to ${sandboxUrl} (was ${baseUrl})`);
+	state.sandboxUrl = sandboxUrl;
+	return true;
+}
+
+interface PublicationStatus {
+	status: 'in_progress' | 'not_published' | 'published' | 'partial' | 'failed' | string;
+	triggers?: Array<{ nodeId: string; status: string; errorMessage?: string | null }>;
+}
+
+/** n8n 2.x publishes in the background (an outbox): wait until it has settled. */
+async function settledPublication(rest: RestClient, id: string, until: (s: PublicationStatus) => boolean): Promise<PublicationStatus> {
+	let status: PublicationStatus = { status: 'in_progress' };
+	for (let i = 0; i < 80; i++) {
+		status = (await rest.call('GET', `/workflows/${id}/publication-status`)) as PublicationStatus;
+		if (status.status !== 'in_progress' && until(status)) break;
+		await new Promise((r) => setTimeout(r, 250));
+	}
+	return status;
+}
+
+/**
+ * Registers a published workflow's webhooks again, with the same published version: n8n
+ * 2.40.7 registers a trigger's webhook only when it publishes a version whose webhook it has
+ * not stored (the sandbox forgot it; the n8n port may have changed), so unpublish, then
+ * publish the version that was published (`versionId` = activeVersionId, never the draft's
+ * versionId). The draft and the published version stay as they were.
+ */
+async function registerAgain(rest: RestClient, id: string, activeVersionId: string): Promise<void> {
+	await rest.call('POST', `/workflows/${id}/deactivate`, {});
+	await settledPublication(rest, id, (s) => s.status === 'not_published');
+	await rest.call('POST', `/workflows/${id}/activate`, { versionId: activeVersionId });
+	const status = await settledPublication(rest, id, () => true);
+	const failed = (status.triggers ?? []).filter((t) => t.status === 'failed');
+	if (failed.length > 0) throw new Error(failed.map((t) => t.errorMessage ?? 'trigger failed').join('; '));
+}
+
+/**
+ * Starts the sandbox and n8n on a user folder, creating the owner, the credential and the
+ * published example once. A workflow that exists keeps its published version and its draft
+ * (its sandbox webhook is registered again, from the published version).
+ */
+export async function startPlayground(opts: PlaygroundOptions): Promise<Playground> {
+	const say = opts.say ?? (() => undefined);
+	const version = opts.version ?? DEFAULT_N8N_VERSION;
+	const userFolder = path.resolve(opts.userFolder);
+	fs.mkdirSync(path.join(userFolder, '.n8n'), { recursive: true });
+	const logFile = path.join(userFolder, 'n8n.log');
+
+	say(`making sure n8n ${version} is installed (the first run downloads ~3 GB and takes 5-7 minutes)`);
+	await ensureN8n(version);
+
+	let tarball = opts.tarball;
+	if (!tarball) {
+		say('building and packing the package (npm pack)');
+		tarball = await packRepo();
+	}
+	say(`installing ${path.basename(tarball)} into ${path.relative(process.cwd(), userFolder) || '.'}/.n8n/nodes`);
+	await installTarballIntoUserFolder(tarball, userFolder);
+	if (!opts.tarball) fs.rmSync(path.dirname(tarball), { recursive: true, force: true });
+
+	say(`starting the sandbox on port ${opts.sandboxPort}`);
+	const { startSandbox } = await import('../sandbox/server');
+	const sandbox = await startSandbox({
+		port: opts.sandboxPort,
+		dialect: 'documented',
+		apiKey: DEV_API_KEY,
+		instances: [{ name: DEMO_INSTANCE }],
+	}).catch((e: NodeJS.ErrnoException) => {
+		if (e.code === 'EADDRINUSE') {
+			throw new Error(`port ${opts.sandboxPort} is taken: stop what uses it, or pick another with DEV_SANDBOX_PORT=<port> npm start`);
+		}
+		throw e;
+	});
+
+	const notes: string[] = [];
+	let n8n: N8nHandle | undefined;
+	try {
+		// CLI imports run while the server is stopped (they share the sqlite database).
+		const state = readState(userFolder);
+		let createdExample = false;
+		if (!state.credentialId) {
+			say(`creating the credential "${DEV_CREDENTIAL_NAME}"`);
+			state.credentialId = await importCredential(
+				userFolder,
+				{
+					name: DEV_CREDENTIAL_NAME,
+					type: 'messagingInstanceApi',
+					data: { baseUrl: sandbox.url, apiKey: DEV_API_KEY, dialect: 'documented', instance: DEMO_INSTANCE },
+				},
+				version,
+			);
+			state.sandboxUrl = sandbox.url;
+			writeState(userFolder, state);
+		}
+		if (!state.workflowId) {
+			say(`importing the example workflow "${DEMO_WORKFLOW_NAME}"`);
+			const wf = replyWorkflow(state.credentialId, { instance: DEMO_INSTANCE, credentialName: DEV_CREDENTIAL_NAME });
+			state.workflowId = await importWorkflow(userFolder, wf, version);
+			writeState(userFolder, state);
+			createdExample = true;
+		}
+
+		say(`starting n8n on port ${opts.n8nPort} (its output goes to ${path.relative(process.cwd(), logFile) || logFile})`);
+		fs.appendFileSync(logFile, `\n===== n8n ${version} started by npm start at ${new Date().toISOString()} on port ${opts.n8nPort}\n`);
+		n8n = await startN8n({ version, userFolder, port: opts.n8nPort, logFile }).catch((e: Error) => {
+			if (/EADDRINUSE|address already in use/i.test(e.message)) {
+				throw new Error(`port ${opts.n8nPort} is taken: stop what uses it, or pick another with DEV_N8N_PORT=<port> npm start`);
+			}
+			throw new Error(`n8n did not start; its output is in ${logFile}. Last lines:\n${e.message.split('\n').slice(-15).join('\n')}`);
+		});
+		const rest = await setupOwnerAndLogin(n8n.url, DEV_OWNER);
+
+		// The sandbox keeps webhooks in memory, and n8n 2.x does not run a trigger's webhook
+		// registration when it starts (the webhook is still in its database): register the
+		// published version's webhook again (registerAgain), never publishing the draft.
+		let webhookStatus = '';
+		const credentialOk = await followSandboxAddress(rest, state, sandbox.url, notes);
+		writeState(userFolder, state);
+		if (createdExample) {
+			say('publishing the example workflow');
+			await rest.activate(state.workflowId).catch((e) => {
+				webhookStatus = `NOT registered: publishing the example failed: ${firstLine(e)}`;
+			});
+		} else if (credentialOk) {
+			for (const wf of await publishedSandboxWorkflows(rest, state.credentialId)) {
+				say(`registering the sandbox webhook of the published workflow "${wf.name}"`);
+				await registerAgain(rest, wf.id, wf.activeVersionId).catch((e) => {
+					notes.push(
+						`n8n could not register the webhook of "${wf.name}": ${firstLine(e)}. ` +
+							`Fix the cause, then open ${n8n!.url}/workflow/${wf.id} and publish it again.`,
+					);
+				});
+			}
+		}
+
+		// n8n registers the trigger's webhook during activation; give it a moment.
+		const registered = () => {
+			const hook = sandbox.webhookOf(DEMO_INSTANCE);
+			return hook?.enabled && hook.url.startsWith(`${n8n!.url}/`) ? hook : undefined;
+		};
+		for (let i = 0; i < 40 && !registered(); i++) await new Promise((r) => setTimeout(r, 250));
+		if (registered()) webhookStatus = 'registered by the published example workflow';
+		else if (!webhookStatus) {
+			const example = await rest.getWorkflow(state.workflowId).catch(() => undefined);
+			if (!example) {
+				webhookStatus = `NOT registered: the example workflow (id ${state.workflowId}) is gone; remove "workflowId" from ${stateFile(userFolder)} and start again to re-create it`;
+			} else if (!example.activeVersionId) {
+				webhookStatus = `NOT registered: the example is not published; open it and press Publish (${n8n.url}/workflow/${state.workflowId})`;
+			} else if (!credentialOk) {
+				webhookStatus = 'NOT registered: the credential does not point to this sandbox (see above)';
+			} else {
+				webhookStatus = `NOT registered: see ${logFile}`;
+			}
+		}
+
+		const started = n8n;
+		return {
+			n8n: started,
+			sandbox,
+			rest,
+			state,
+			logFile,
+			webhookStatus,
+			notes,
+			stop: async () => {
+				await started.stop().catch(() => undefined);
+				await sandbox.close().catch(() => undefined);
+			},
+		};
+	} catch (e) {
+		await n8n?.stop().catch(() => undefined);
+		await sandbox.close().catch(() => undefined);
+		throw e;
+	}
 }
 
 async function main(): Promise<void> {
-	fs.mkdirSync(path.join(USER_FOLDER, '.n8n'), { recursive: true });
+	const say = (msg: string) => console.log(`[start] ${msg}`);
+	const n8nPort = Number(process.env.DEV_N8N_PORT || 5678);
+	const sandboxPort = Number(process.env.DEV_SANDBOX_PORT || 8181);
+	const version = process.env.DEV_N8N_VERSION || DEFAULT_N8N_VERSION;
 
-	say(`making sure n8n ${VERSION} is installed (the first run downloads ~3 GB and takes a few minutes)`);
-	await ensureN8n(VERSION);
-
-	say('building and packing the package (npm pack)');
-	const tarball = await packRepo();
-	say(`installing ${path.basename(tarball)} into .n8n-dev/.n8n/nodes`);
-	await installTarballIntoUserFolder(tarball, USER_FOLDER);
-	fs.rmSync(path.dirname(tarball), { recursive: true, force: true });
-
-	say(`starting the sandbox on port ${SANDBOX_PORT}`);
-	const { startSandbox } = await import('../sandbox/server');
-	const sandbox = await startSandbox({
-		port: SANDBOX_PORT,
-		dialect: 'documented',
-		apiKey: DEV_API_KEY,
-		instances: [{ name: INSTANCE }],
-	});
-
-	// CLI imports run while the server is stopped (they share the sqlite database).
-	const state = readState();
-	if (!state.credentialId) {
-		say('creating the credential "Sandbox (dev)"');
-		state.credentialId = await importCredential(
-			USER_FOLDER,
-			{
-				name: 'Sandbox (dev)',
-				type: 'messagingInstanceApi',
-				data: { baseUrl: sandbox.url, apiKey: DEV_API_KEY, dialect: 'documented', instance: INSTANCE },
-			},
-			VERSION,
-		);
-		writeState(state);
-	}
-	if (!state.workflowId) {
-		say('importing the example workflow "Reply to every incoming message"');
-		state.workflowId = await importWorkflow(USER_FOLDER, replyWorkflow(state.credentialId, { instance: INSTANCE }), VERSION);
-		writeState(state);
-	}
-
-	let n8n: N8nHandle | undefined;
+	let playground: Playground | undefined;
 	let stopping = false;
 	const stopAll = async (code: number) => {
 		if (stopping) return;
 		stopping = true;
 		say('stopping n8n and the sandbox…');
-		await n8n?.stop().catch(() => undefined);
-		await sandbox.close().catch(() => undefined);
+		await playground?.stop();
 		say('stopped');
 		process.exit(code);
 	};
 	process.on('SIGINT', () => void stopAll(0));
 	process.on('SIGTERM', () => void stopAll(0));
 
-	say(`starting n8n on port ${N8N_PORT} (user folder .n8n-dev/)`);
 	try {
-		n8n = await startN8n({ version: VERSION, userFolder: USER_FOLDER, port: N8N_PORT, echo: true });
+		playground = await startPlayground({ userFolder: path.join(REPO_ROOT, '.n8n-dev'), n8nPort, sandboxPort, version, say });
 	} catch (e) {
-		console.error(e instanceof Error ? e.message : e);
-		await stopAll(1);
-		return;
+		console.error(`[start] ${e instanceof Error ? e.message : String(e)}`);
+		process.exit(1);
 	}
-	const rest = await setupOwnerAndLogin(n8n.url, DEV_OWNER);
-
-	// The sandbox keeps webhooks in memory, and n8n 2.x does not re-run a trigger's webhook
-	// registration when it starts (published webhooks are served from its database). So on
-	// every start, re-activate each active workflow that uses our trigger: that registers its
-	// URL with this fresh sandbox. The example is activated the first time only, so a user
-	// who deactivates it keeps it off.
-	try {
-		if (!state.activatedOnce) {
-			await rest.activate(state.workflowId);
-			state.activatedOnce = true;
-			writeState(state);
-		} else {
-			for (const id of await activeWorkflowsWith(rest, TRIGGER_TYPE)) {
-				await rest.deactivate(id);
-				await rest.activate(id);
-			}
-		}
-	} catch (e) {
-		say(`WARNING: could not activate the example workflow: ${(e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 400)}`);
-	}
-
-	// n8n registers the trigger's webhook during activation; give it a moment.
-	let hook = sandbox.webhookOf(INSTANCE);
-	for (let i = 0; i < 40 && !(hook?.enabled && hook.url.startsWith(n8n.url)); i++) {
-		await new Promise((r) => setTimeout(r, 250));
-		hook = sandbox.webhookOf(INSTANCE);
-	}
+	const { n8n, sandbox, state, logFile, webhookStatus, notes } = playground;
+	for (const note of notes) say(note);
 	const line = '─'.repeat(72);
 	console.log(`\n${line}`);
-	console.log(`  n8n editor      ${n8n.url}/   (n8n ${VERSION})`);
+	console.log(`  n8n editor      ${n8n.url}/   (n8n ${version})`);
 	console.log(`  login           ${DEV_OWNER.email} / ${DEV_OWNER.password}   (dev only)`);
-	console.log(`  example         ${n8n.url}/workflow/${state.workflowId}  "Reply to every incoming message"`);
-	console.log(`  sandbox         ${sandbox.url}   instance "${INSTANCE}", API key ${DEV_API_KEY}`);
+	console.log(`  example         ${n8n.url}/workflow/${state.workflowId}  "${DEMO_WORKFLOW_NAME}"`);
+	console.log(`  sandbox         ${sandbox.url}   instance "${DEMO_INSTANCE}", API key ${DEV_API_KEY}`);
 	console.log(`  chat page       ${sandbox.url}/chat`);
-	console.log(
-		`  webhook         ${hook?.enabled && hook.url.startsWith(n8n.url) ? 'registered by the trigger of the example workflow' : 'NOT registered (is the example workflow active?)'}`,
-	);
-	console.log(`  send a message  npm run sandbox -- send --url ${sandbox.url} --instance ${INSTANCE} --from 5511999990000 --text hello`);
+	console.log(`  webhook         ${webhookStatus}`);
+	console.log(`  send a message  npm run sandbox -- send --url ${sandbox.url} --instance ${DEMO_INSTANCE} --from 5511999990000 --text hello`);
+	console.log(`  n8n log         ${path.relative(process.cwd(), logFile) || logFile}`);
 	console.log(`  stop            Ctrl-C`);
 	console.log(`${line}\n`);
 
 	const code = await n8n.exited;
 	if (!stopping) {
-		say(`n8n exited (${code})`);
+		say(`n8n exited (${code}); its output is in ${logFile}`);
 		await stopAll(1);
 	}
 }
 
-main().catch((e) => {
-	console.error(e);
-	process.exit(1);
-});
+if (require.main === module) {
+	main().catch((e) => {
+		console.error(e);
+		process.exit(1);
+	});
+}
