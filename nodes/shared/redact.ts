@@ -7,8 +7,16 @@
 
 export const REDACTED = '[redacted]';
 
-/** Keys whose value is a secret whatever it says. */
-const SENSITIVE_KEY = /^(api[-_]?key|token|authorization|password|x-messaging-instance-secret)$/i;
+/** Keys whose value is a secret whatever it says (compared case-insensitively, `-`/`_` or not). */
+const SENSITIVE_KEY =
+	/^(x-?)?(api-?key|(api|access|auth|instance|bearer)?-?token|authorization|password|secret|(webhook|client)-?secret|x-messaging-instance-secret)$/i;
+
+function isSensitiveKey(key: string): boolean {
+	return key.length <= 64 && SENSITIVE_KEY.test(key.replace(/_/g, '-'));
+}
+
+/** Own keys that could reach an object's prototype when a copy is assigned or merged later. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 const MAX_DEPTH = 32;
 const MAX_NODES = 20_000;
@@ -58,9 +66,15 @@ export function redactDeep<T>(value: T, secrets: readonly string[]): T {
 			copy = current.map((entry) => walk(entry, depth + 1));
 		} else {
 			const out: Record<string, unknown> = {};
-			for (const [key, entry] of Object.entries(current)) {
+			// A nested error keeps its message and stack, which are not enumerable.
+			const keys = current instanceof Error ? Object.getOwnPropertyNames(current) : Object.keys(current);
+			for (const key of keys) {
+				if (PROTOTYPE_KEYS.has(key)) continue;
+				const entry = (current as Record<string, unknown>)[key];
+				if (typeof entry === 'function') continue;
 				const cleanKey = replaceAll(key, variants);
-				const cleanValue = SENSITIVE_KEY.test(key) && entry !== null && entry !== undefined && entry !== '' ? REDACTED : walk(entry, depth + 1);
+				const cleanValue =
+					isSensitiveKey(key) && entry !== null && entry !== undefined && entry !== '' ? REDACTED : walk(entry, depth + 1);
 				Object.defineProperty(out, cleanKey, { value: cleanValue, enumerable: true, writable: true, configurable: true });
 			}
 			copy = out;
