@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import { BASE_URL_EXPRESSION } from '../nodes/shared/baseUrl';
+import { requestTimeoutMs } from '../nodes/shared/deadline';
 import { dialectOf } from '../nodes/shared/dialect';
 
 const NUMBERS_CHECK_PATH = dialectOf('documented').numbersCheckPath;
@@ -107,14 +108,23 @@ export class MessagingInstanceApi implements ICredentialType {
 
 	// A function rather than a generic `={{$credentials.apiKey}}` header: n8n applies it to every
 	// request, and a function spares it evaluating an expression each time (about 0.4 ms per
-	// message in bench/).
+	// message in bench/). It also gives every request made through n8n's authentication (the
+	// credential test, an HTTP Request node using this credential) one total deadline: the
+	// `timeout` of a declarative test request is replaced by n8n's own 300 s idle timeout, so a
+	// hanging or trickling server would hold the test for minutes.
 	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> => ({
-		...requestOptions,
-		headers: { ...requestOptions.headers, apikey: String(credentials.apiKey ?? '') },
-	});
+	): Promise<IHttpRequestOptions> => {
+		const deadlineMs = requestTimeoutMs(credentials.timeout);
+		const deadline = AbortSignal.timeout(deadlineMs);
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, apikey: String(credentials.apiKey ?? '') },
+			timeout: Math.min(requestOptions.timeout ?? deadlineMs, deadlineMs),
+			abortSignal: requestOptions.abortSignal ? AbortSignal.any([requestOptions.abortSignal as AbortSignal, deadline]) : deadline,
+		};
+	};
 
 	test: ICredentialTestRequest = {
 		request: {
@@ -122,8 +132,6 @@ export class MessagingInstanceApi implements ICredentialType {
 			url: TEST_URL,
 			method: '={{ $credentials.dialect === "v2" ? "GET" : "POST" }}' as 'POST',
 			body: '={{ $credentials.dialect === "v2" ? undefined : { numbers: [] } }}',
-			// n8n's own default would be 300 s: a test should answer while the user waits.
-			timeout: 15_000,
 			disableFollowRedirect: true,
 		},
 		rules: [

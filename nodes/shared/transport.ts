@@ -11,16 +11,13 @@ import type {
 import { normaliseBaseUrl } from './baseUrl';
 import { dialectOf, type Dialect } from './dialect';
 import { notJsonError, toApiError } from './errors';
+import { MAX_TIMER_MS, requestTimeoutMs } from './deadline';
 import { redactError } from './redact';
 
 export const CREDENTIAL_TYPE = 'messagingInstanceApi';
 
 type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions;
 
-/** The total time a request may take when the credential sets none. */
-export const DEFAULT_TIMEOUT_S = 60;
-/** What a timer can hold (2^31 - 1 ms): no deadline is longer. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * What a node needs to talk to the server, read once per execution: decrypting the
@@ -36,12 +33,11 @@ export interface Connection {
 
 export async function openConnection(ctx: RequestContext): Promise<Connection> {
 	const data: ICredentialDataDecryptedObject = await ctx.getCredentials(CREDENTIAL_TYPE);
-	const seconds = Number(data.timeout);
 	return {
 		baseUrl: normaliseBaseUrl(String(data.baseUrl ?? '')),
 		dialect: dialectOf(data.dialect),
 		apiKey: String(data.apiKey ?? ''),
-		timeoutMs: Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, MAX_TIMER_MS) : DEFAULT_TIMEOUT_S * 1000,
+		timeoutMs: requestTimeoutMs(data.timeout),
 	};
 }
 

@@ -144,4 +144,18 @@ describe('a hostile server', () => {
 		expect(server.seenByOther).toEqual([]);
 		expect(JSON.stringify(result)).not.toContain(KEY);
 	});
+
+	test.each<Behaviour>(['hang', 'trickle'])(
+		'the credential test against a server that does %s ends at the Request Timeout, not after n8n\'s 300 s',
+		async (behaviour) => {
+			server.script(behaviour);
+			const started = Date.now();
+			const result = await testCredential({ baseUrl: server.url, apiKey: KEY, dialect: 'v2', timeout: 0.3 });
+			expect(Date.now() - started).toBeLessThan(3_000);
+			expect(result.status).toBe('Error');
+			expect(server.seen.map((request) => [request.method, request.path])).toEqual([['GET', '/instance/fetchInstances']]);
+			expect(JSON.stringify(result)).not.toContain(KEY);
+		},
+		5_000,
+	);
 });
