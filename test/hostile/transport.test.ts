@@ -158,4 +158,39 @@ describe('a hostile server', () => {
 		},
 		5_000,
 	);
+
+	test('a Base URL with 100,000 slashes before /manager still reaches the API root, in the node and in the credential test', async () => {
+		const baseUrl = `${server.url}${'/'.repeat(100_000)}manager/`;
+		const credential = await testCredential({ baseUrl, apiKey: KEY, dialect: 'v2' });
+		expect(credential).toEqual({ status: 'OK', message: 'Connection successful!' });
+		server.script('ok');
+		const sent = await runNode({
+			parameters: { instance: 'demo', ...OPERATIONS['Send Text (a JSON POST)'] },
+			credentials: { baseUrl, apiKey: KEY, dialect: 'v2', timeout: 5 },
+		});
+		expect(sent.error).toBeUndefined();
+		expect(server.seen.map((request) => [request.method, request.path])).toEqual([
+			['GET', '/instance/fetchInstances'],
+			['POST', '/message/sendText/demo'],
+		]);
+	});
+
+	test('a Request Timeout beyond what a timer holds is clamped, not turned into an instant timeout', async () => {
+		server.script('ok');
+		const result = await runNode({
+			parameters: { instance: 'demo', ...OPERATIONS['Send Text (a JSON POST)'] },
+			credentials: { baseUrl: server.url, apiKey: KEY, dialect: 'v2', timeout: 1e12 },
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json)).toEqual([{ key: { id: 'OK1' }, status: 'PENDING' }]);
+	});
+
+	test('a GET operation sends no body and no content type; a POST sends its JSON once', async () => {
+		await run(OPERATIONS['Get State (a v2 GET)'], 'ok');
+		await run(OPERATIONS['Send Text (a JSON POST)'], 'ok');
+		expect(server.seen.map((request) => [request.method, request.path, request.body, request.headers['content-type'], request.headers.apikey])).toEqual([
+			['GET', '/instance/connectionState/demo', '', undefined, KEY],
+			['POST', '/message/sendText/demo', JSON.stringify({ number: '5511999990000', text: 'hi' }), 'application/json', KEY],
+		]);
+	});
 });
