@@ -120,9 +120,6 @@ function flatten(value: unknown): string[] {
 
 function describe(status: number, messages: string[], instance: string): string {
 	const joined = messages.join(' ');
-	if (status >= 300 && status < 400) {
-		return 'Requests are not redirected, so that the API key never goes to another address. Set the Base URL in the credential to the address the server redirects to (often https:// instead of http://, or without a path).';
-	}
 	if (status === 429) {
 		return 'Use "Retry On Fail" in the node\'s settings with a wait of at least the time the server asks for, or send fewer messages at once.';
 	}
@@ -157,6 +154,34 @@ function retryAfterSeconds(headers: Record<string, unknown> | undefined): number
 	return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
+const NOT_REDIRECTED = 'Requests are not redirected, so that the API key never goes to another address.';
+
+/**
+ * What to change in the Base URL so that the server stops redirecting: the scheme (http to
+ * https, the usual case behind a proxy), the host, or the path, as the Location differs from
+ * the address the request went to.
+ */
+function redirectHint(location: string, requestUrl: string | undefined): string {
+	let from: URL | undefined;
+	let to: URL | undefined;
+	try {
+		from = requestUrl && location ? new URL(requestUrl) : undefined;
+		to = from ? new URL(location, from) : undefined;
+	} catch {
+		to = undefined;
+	}
+	if (!from || !to) {
+		return `${NOT_REDIRECTED} Set the Base URL in the credential to the address the server redirects to (often https:// instead of http://, or without a path).`;
+	}
+	if (to.protocol !== from.protocol && to.host === from.host) {
+		return `${NOT_REDIRECTED} The server wants ${to.protocol.slice(0, -1)}: start the Base URL with ${to.protocol}// instead of ${from.protocol}//.`;
+	}
+	if (to.host !== from.host) {
+		return `${NOT_REDIRECTED} The server sends it to another host (${to.host.slice(0, 100)}): if that is the server's real address, use it as the Base URL.`;
+	}
+	return `${NOT_REDIRECTED} The server moves the request to another path on the same host: check the path of the Base URL (it should be the API root, e.g. no /manager or trailing path).`;
+}
+
 /** Where a redirect points, as its Location header says (cut to a readable length). */
 function locationOf(headers: Record<string, unknown> | undefined): string {
 	const location = headers?.location;
@@ -174,6 +199,7 @@ export function toApiError(
 	itemIndex: number,
 	instance: string,
 	deadlineMs?: number,
+	requestUrl?: string,
 ): NodeApiError {
 	const failed = unwrap(error);
 	if (failed.status === undefined) {
@@ -210,9 +236,12 @@ export function toApiError(
 	}
 	const body =
 		failed.body && typeof failed.body === 'object' ? (failed.body as JsonObject) : { message: text };
+	const redirected = failed.status >= 300 && failed.status < 400;
 	return new NodeApiError(node, body, {
 		message: `${text} (HTTP ${failed.status})`,
-		description: describe(failed.status, messages, instance),
+		description: redirected
+			? redirectHint(typeof failed.headers?.location === 'string' ? failed.headers.location : '', requestUrl)
+			: describe(failed.status, messages, instance),
 		httpCode: String(failed.status),
 		itemIndex,
 	});

@@ -52,6 +52,11 @@ export interface ApiRequest {
 	qs?: IDataObject;
 	/** Milliseconds the server may hold the request (the `delay` options) on top of the usual wait. */
 	extraWaitMs?: number;
+	/**
+	 * Secrets this request carries besides the API key (e.g. the token of an instance being
+	 * created), kept out of any error the same way.
+	 */
+	secrets?: readonly string[];
 }
 
 /** The execution's own cancel signal, where the context has one (an execution stopped by the user). */
@@ -86,13 +91,15 @@ export async function apiRequest(
 	const deadlineMs = Math.min(connection.timeoutMs + (request.extraWaitMs ?? 0), MAX_TIMER_MS);
 	const deadline = AbortSignal.timeout(deadlineMs);
 	const cancel = cancelSignalOf(ctx);
+	const secrets = [connection.apiKey, ...(request.secrets ?? [])];
 	const path =
 		request.instance === undefined ? request.route : `${request.route}/${encodeURIComponent(request.instance)}`;
+	const url = `${connection.baseUrl}${path}`;
 	let response: IN8nHttpFullResponse;
 	try {
 		response = (await ctx.helpers.httpRequest({
 			method: request.method ?? 'POST',
-			url: `${connection.baseUrl}${path}`,
+			url,
 			headers: { apikey: connection.apiKey },
 			body: request.body,
 			...(request.qs && Object.keys(request.qs).length > 0 ? { qs: request.qs } : {}),
@@ -105,13 +112,13 @@ export async function apiRequest(
 	} catch (error) {
 		const timedOut = deadline.aborted && !cancel?.aborted;
 		throw redactError(
-			toApiError(ctx.getNode(), error, itemIndex, request.instance ?? '', timedOut ? deadlineMs : undefined),
-			[connection.apiKey],
+			toApiError(ctx.getNode(), error, itemIndex, request.instance ?? '', timedOut ? deadlineMs : undefined, url),
+			secrets,
 		);
 	}
 	if (!isJson(response)) {
 		const contentType = String(response.headers?.['content-type'] ?? '');
-		throw redactError(notJsonError(ctx.getNode(), itemIndex, response.statusCode, contentType), [connection.apiKey]);
+		throw redactError(notJsonError(ctx.getNode(), itemIndex, response.statusCode, contentType), secrets);
 	}
 	return response.body === '' || response.body === null ? undefined : response.body;
 }

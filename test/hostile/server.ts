@@ -17,6 +17,7 @@ export type Behaviour =
 	| 'redirect-same-host'
 	| 'redirect-other-host'
 	| 'moved-permanently'
+	| 'redirect-to-https'
 	| 'html'
 	| 'invalid-json'
 	| 'empty'
@@ -99,6 +100,9 @@ export async function startHostileServer(): Promise<HostileServer> {
 				return res.end();
 			case 'redirect-other-host':
 				res.writeHead(307, { location: `${otherUrl}/message/sendText/demo` });
+				return res.end();
+			case 'redirect-to-https':
+				res.writeHead(308, { location: `https://${String(req.headers.host)}${req.url ?? '/'}` });
 				return res.end();
 			case 'moved-permanently':
 				res.writeHead(301, { location: `${otherUrl}/` });

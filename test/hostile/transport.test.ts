@@ -39,6 +39,7 @@ const EXPECTED: Record<Behaviour, RegExp | undefined> = {
 	'redirect-same-host': /^The server redirects to \/elsewhere \(HTTP 307\)$/,
 	'redirect-other-host': /^The server redirects to http:\/\/127\.0\.0\.1:\d+\/message\/sendText\/demo \(HTTP 307\)$/,
 	'moved-permanently': /^The server redirects to http:\/\/127\.0\.0\.1:\d+\/ \(HTTP 301\)$/,
+	'redirect-to-https': /^The server redirects to https:\/\/127\.0\.0\.1:\d+\/\S+ \(HTTP 308\)$/,
 	html: /^The server answered with an HTML page instead of JSON \(HTTP 200\)$/,
 	'invalid-json': /^The server answered with something that is not JSON \(application\/json\) instead of JSON \(HTTP 200\)$/,
 	'rate-limited': /^The server is rate limiting requests: retry after 7 s \(HTTP 429\)$/,
@@ -120,6 +121,17 @@ describe('a hostile server', () => {
 		expect(result.error?.description).toMatch(/not redirected, so that the API key never goes to another address/);
 		expect(server.seen.map((request) => [request.method, request.path])).toEqual([['POST', '/message/sendText/demo']]);
 		expect(server.seenByOther).toEqual([]);
+	});
+
+	test.each<[Behaviour, RegExp]>([
+		['redirect-to-https', /The server wants https: start the Base URL with https:\/\/ instead of http:\/\//],
+		['redirect-other-host', /sends it to another host \(127\.0\.0\.1:\d+\): if that is the server's real address, use it as the Base URL/],
+		['redirect-same-host', /another path on the same host: check the path of the Base URL/],
+	])('a %s redirect says what to change in the Base URL', async (behaviour, hint) => {
+		const result = await run(OPERATIONS['Send Text (a JSON POST)'], behaviour);
+		expect(result.error?.description).toMatch(/^Requests are not redirected, so that the API key never goes to another address\./);
+		expect(result.error?.description).toMatch(hint);
+		expect(server.seen).toHaveLength(1);
 	});
 
 	test('429 hints at Retry On Fail; with it, the node tries again and succeeds', async () => {
