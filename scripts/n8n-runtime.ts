@@ -138,15 +138,31 @@ function countPackages(nodeModules: string): number {
 	return n;
 }
 
-/** Megabytes under a folder (`du -sm`), or undefined where du is missing. */
+/**
+ * Megabytes under a folder, measured by a `du -sm` in the background (a 3 GB tree takes
+ * seconds): returns the last finished measure and starts the next one.
+ */
+const lastMegabytes = new Map<string, { mb?: number; running: boolean }>();
 function megabytesIn(dir: string): number | undefined {
-	const du = spawnSync('du', ['-sm', dir], { encoding: 'utf8', timeout: 10000 });
-	const mb = Number(du.stdout?.split('\t')[0]);
-	return du.status === 0 && Number.isFinite(mb) ? mb : undefined;
+	const entry = lastMegabytes.get(dir) ?? { running: false };
+	lastMegabytes.set(dir, entry);
+	if (!entry.running) {
+		entry.running = true;
+		let out = '';
+		const du = spawn('du', ['-sm', dir], { stdio: ['ignore', 'pipe', 'ignore'] });
+		du.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+		du.on('error', () => (entry.running = false));
+		du.on('close', () => {
+			entry.running = false;
+			const mb = Number(out.split('\t')[0]);
+			if (out && Number.isFinite(mb)) entry.mb = mb;
+		});
+	}
+	return entry.mb;
 }
 
 /** A progress line for an n8n install: the download phase, then MB and packages written. */
-function installProgress(dir: string): string {
+export function installProgress(dir: string): string {
 	const nodeModules = path.join(dir, 'node_modules');
 	const packages = countPackages(nodeModules);
 	if (packages === 0) return '(npm is resolving n8n\'s ~2,000 dependencies before writing files; this phase takes 1-3 minutes)';

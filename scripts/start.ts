@@ -126,11 +126,11 @@ async function publishedSandboxWorkflows(
  * (DEV_SANDBOX_PORT changed): give it the current one. A Base URL the user set to anything
  * else is left alone, and said.
  */
-async function followSandboxAddress(rest: RestClient, state: DevState, sandboxUrl: string, notes: string[]): Promise<boolean> {
+async function followSandboxAddress(rest: RestClient, state: DevState, sandboxUrl: string, note: (line: string) => void): Promise<boolean> {
 	const id = state.credentialId!;
 	const cred = await rest.call('GET', `/credentials/${id}?includeData=true`).catch(() => undefined);
 	if (!cred) {
-		notes.push(`the credential "${DEV_CREDENTIAL_NAME}" (id ${id}) is gone; remove "credentialId" from dev-state.json in the user folder and start again to have it created`);
+		note(`the credential "${DEV_CREDENTIAL_NAME}" (id ${id}) is gone; remove "credentialId" from dev-state.json in the user folder and start again to have it created`);
 		return false;
 	}
 	const baseUrl = String(cred.data?.baseUrl ?? '').replace(/\/+$/, '');
@@ -138,7 +138,7 @@ async function followSandboxAddress(rest: RestClient, state: DevState, sandboxUr
 	// Runs before the address was recorded used a local sandbox address too.
 	const ours = state.sandboxUrl ?? (/^http:\/\/127\.0\.0\.1:\d+$/.test(baseUrl) ? baseUrl : undefined);
 	if (baseUrl !== ours) {
-		notes.push(
+		note(
 			`the credential "${cred.name}" points to ${baseUrl || '(no Base URL)'}, not to this sandbox (${sandboxUrl}); ` +
 				`its workflows talk to that server. To use the sandbox, set the credential's Base URL to ${sandboxUrl}.`,
 		);
@@ -146,7 +146,7 @@ async function followSandboxAddress(rest: RestClient, state: DevState, sandboxUr
 	}
 	// n8n keeps secret fields it sent redacted when they come back unchanged.
 	await rest.call('PATCH', `/credentials/${id}`, { name: cred.name, type: cred.type, data: { ...cred.data, baseUrl: sandboxUrl } });
-	notes.push(`DEV_SANDBOX_PORT changed: the credential "${cred.name}" now points to ${sandboxUrl} (was ${baseUrl})`);
+	note(`DEV_SANDBOX_PORT changed: the credential "${cred.name}" now points to ${sandboxUrl} (was ${baseUrl})`);
 	state.sandboxUrl = sandboxUrl;
 	return true;
 }
@@ -222,6 +222,11 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
 	});
 
 	const notes: string[] = [];
+	// Said when it happens, and kept for the caller.
+	const note = (line: string) => {
+		notes.push(line);
+		say(line);
+	};
 	let n8n: N8nHandle | undefined;
 	try {
 		// CLI imports run while the server is stopped (they share the sqlite database).
@@ -252,7 +257,7 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
 		say(`starting n8n on port ${opts.n8nPort} (its output goes to ${path.relative(process.cwd(), logFile) || logFile})`);
 		fs.appendFileSync(logFile, `\n===== n8n ${version} started by npm start at ${new Date().toISOString()} on port ${opts.n8nPort}\n`);
 		n8n = await startN8n({ version, userFolder, port: opts.n8nPort, logFile }).catch((e: Error) => {
-			if (/EADDRINUSE|address already in use/i.test(e.message)) {
+			if (/EADDRINUSE|address already in use|port \d+ is already in use/i.test(e.message)) {
 				throw new Error(`port ${opts.n8nPort} is taken: stop what uses it, or pick another with DEV_N8N_PORT=<port> npm start`);
 			}
 			throw new Error(`n8n did not start; its output is in ${logFile}. Last lines:\n${e.message.split('\n').slice(-15).join('\n')}`);
@@ -263,7 +268,7 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
 		// registration when it starts (the webhook is still in its database): register the
 		// published version's webhook again (registerAgain), never publishing the draft.
 		let webhookStatus = '';
-		const credentialOk = await followSandboxAddress(rest, state, sandbox.url, notes);
+		const credentialOk = await followSandboxAddress(rest, state, sandbox.url, note);
 		writeState(userFolder, state);
 		if (createdExample) {
 			say('publishing the example workflow');
@@ -274,7 +279,7 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
 			for (const wf of await publishedSandboxWorkflows(rest, state.credentialId)) {
 				say(`registering the sandbox webhook of the published workflow "${wf.name}"`);
 				await registerAgain(rest, wf.id, wf.activeVersionId).catch((e) => {
-					notes.push(
+					note(
 						`n8n could not register the webhook of "${wf.name}": ${firstLine(e)}. ` +
 							`Fix the cause, then open ${n8n!.url}/workflow/${wf.id} and publish it again.`,
 					);
@@ -348,8 +353,7 @@ async function main(): Promise<void> {
 		console.error(`[start] ${e instanceof Error ? e.message : String(e)}`);
 		process.exit(1);
 	}
-	const { n8n, sandbox, state, logFile, webhookStatus, notes } = playground;
-	for (const note of notes) say(note);
+	const { n8n, sandbox, state, logFile, webhookStatus } = playground;
 	const line = '─'.repeat(72);
 	console.log(`\n${line}`);
 	console.log(`  n8n editor      ${n8n.url}/   (n8n ${version})`);
