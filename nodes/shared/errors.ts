@@ -189,19 +189,35 @@ function locationOf(headers: Record<string, unknown> | undefined): string {
 }
 
 /**
- * What the user reads when a request failed. `deadlineMs` is set when the node's own total
- * deadline ended the request, so a hanging or trickling server reads as a timeout, not as a
- * missing response.
+ * What the user reads when a request failed. A request ended by the node's own total deadline
+ * reads as a timeout (a hanging or trickling server), not as a missing response; one ended by
+ * stopping the execution says so.
  */
+export interface FailedRequestContext {
+	/** The instance the request was for ('' for routes of the whole server). */
+	instance: string;
+	/** The address the request went to, to tell what a redirect changes. */
+	requestUrl?: string;
+	/** Set when the node's own total deadline ended the request. */
+	deadlineMs?: number;
+	/** Set when the execution was stopped while the request was under way. */
+	cancelled?: boolean;
+}
+
 export function toApiError(
 	node: INode,
 	error: unknown,
 	itemIndex: number,
-	instance: string,
-	deadlineMs?: number,
-	requestUrl?: string,
+	{ instance, requestUrl, deadlineMs, cancelled }: FailedRequestContext,
 ): NodeApiError {
 	const failed = unwrap(error);
+	if (failed.status === undefined && cancelled) {
+		return new NodeApiError(node, { reason: 'stopped' } as JsonObject, {
+			message: 'The execution was stopped while the request was under way',
+			description: 'The request was cancelled; the server may or may not have handled it.',
+			itemIndex,
+		});
+	}
 	if (failed.status === undefined) {
 		if (deadlineMs !== undefined) {
 			return new NodeApiError(node, { reason: 'deadline' } as JsonObject, {

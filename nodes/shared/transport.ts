@@ -110,9 +110,15 @@ export async function apiRequest(
 			abortSignal: cancel ? AbortSignal.any([deadline, cancel]) : deadline,
 		})) as IN8nHttpFullResponse;
 	} catch (error) {
-		const timedOut = deadline.aborted && !cancel?.aborted;
+		const cancelled = cancel?.aborted === true;
+		const timedOut = deadline.aborted && !cancelled;
 		throw redactError(
-			toApiError(ctx.getNode(), error, itemIndex, request.instance ?? '', timedOut ? deadlineMs : undefined, url),
+			toApiError(ctx.getNode(), error, itemIndex, {
+				instance: request.instance ?? '',
+				requestUrl: url,
+				deadlineMs: timedOut ? deadlineMs : undefined,
+				cancelled,
+			}),
 			secrets,
 		);
 	}

@@ -25,6 +25,8 @@ export interface RunNodeOptions {
 	/** Node settings as the editor saves them, e.g. `{ retryOnFail: true, maxTries: 2, waitBetweenTries: 0 }`. */
 	settings?: Partial<INode>;
 	type?: string;
+	/** Stops the execution this long after it started, as the editor's Stop button does. */
+	cancelAfterMs?: number;
 }
 
 export interface NodeRun {
@@ -102,7 +104,10 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		'manual',
 		runExecutionData,
 	);
-	await execute.processRunExecutionData(workflow);
+	const execution = execute.processRunExecutionData(workflow);
+	const stop = options.cancelAfterMs === undefined ? undefined : setTimeout(() => execution.cancel(), options.cancelAfterMs);
+	await execution;
+	clearTimeout(stop);
 	const run = await finished.promise;
 	const taskData = run.data.resultData.runData[NODE_NAME]?.[0];
 	return {

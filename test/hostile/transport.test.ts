@@ -205,4 +205,20 @@ describe('a hostile server', () => {
 			['POST', '/message/sendText/demo', JSON.stringify({ number: '5511999990000', text: 'hi' }), 'application/json', KEY],
 		]);
 	});
+
+	test('stopping the execution ends a hanging request at once, long before its deadline', async () => {
+		server.script('hang');
+		const started = Date.now();
+		const result = await runNode({
+			parameters: { instance: 'demo', ...OPERATIONS['Send Text (a JSON POST)'] },
+			credentials: { baseUrl: server.url, apiKey: KEY, dialect: 'v2', timeout: 60 },
+			cancelAfterMs: 200,
+		});
+		expect(Date.now() - started).toBeLessThan(3_000);
+		expect(server.seen).toHaveLength(1);
+		expect(result.items).toEqual([]);
+		expect(result.run.status).toBe('canceled');
+		expect(result.error?.message).toBe('The execution was stopped while the request was under way');
+		expect(visible(result)).not.toContain(KEY);
+	}, 10_000);
 });
