@@ -135,6 +135,20 @@ export class MessagingInstanceApi implements ICredentialType {
 			disableFollowRedirect: true,
 		},
 		rules: [
+			...[301, 302, 303, 307, 308].map((status) => ({
+				type: 'responseCode' as const,
+				properties: {
+					value: status,
+					message: `The server redirects (HTTP ${status}); requests are not redirected, so that the API key never goes to another address. Set the Base URL to the address it redirects to (often https:// instead of http://, or without a trailing path).`,
+				},
+			})),
+			{
+				type: 'responseCode',
+				properties: {
+					value: 429,
+					message: 'The server is rate limiting requests (429). The key was not checked: try again in a minute.',
+				},
+			},
 			{
 				type: 'responseCode',
 				properties: {

@@ -149,10 +149,20 @@ describe('a hostile server', () => {
 		expect(retried.items.map((item) => item.json)).toEqual([{ key: { id: 'OK1' }, status: 'PENDING' }]);
 	});
 
-	test('the credential test does not follow a redirect either', async () => {
-		server.script('redirect-other-host');
-		const result = await testCredential({ baseUrl: server.url, apiKey: KEY, dialect: 'v2' });
-		expect(result.status).toBe('Error');
+	test.each<[Behaviour, RegExp]>([
+		['redirect-same-host', /^The server redirects \(HTTP 307\); requests are not redirected, .*often https:\/\//],
+		['redirect-other-host', /^The server redirects \(HTTP 307\)/],
+		['moved-permanently', /^The server redirects \(HTTP 301\)/],
+		['redirect-to-https', /^The server redirects \(HTTP 308\)/],
+		['rate-limited', /^The server is rate limiting requests \(429\)/],
+		['reset', /closed unexpectedly/],
+		['echo-key-400', /^Bad request/],
+		['echo-key-500', /not able to process/],
+	])('the credential test against a server that answers %s fails, sent once, nothing elsewhere, no key', async (behaviour, message) => {
+		server.script(behaviour);
+		const result = await testCredential({ baseUrl: server.url, apiKey: KEY, dialect: 'v2', timeout: 0.3 });
+		expect(result).toEqual({ status: 'Error', message: expect.stringMatching(message) });
+		expect(server.seen.map((request) => [request.method, request.path])).toEqual([['GET', '/instance/fetchInstances']]);
 		expect(server.seenByOther).toEqual([]);
 		expect(JSON.stringify(result)).not.toContain(KEY);
 	});
