@@ -19,6 +19,7 @@ const OPERATIONS: Record<string, INodeParameters> = {
 	'Set Settings': { resource: 'settings', operation: 'set' },
 	'Set Webhook': { resource: 'webhook', operation: 'set', url: 'https://example.com/hook', events: ['MESSAGES_UPSERT'] },
 	'Get State (a v2 GET)': { resource: 'instance', operation: 'getState' },
+	'Get Many Instances (a server route with a query)': { resource: 'instance', operation: 'getMany', returnAll: true, filters: { instanceName: 'demo' } },
 };
 
 /** Everything a user or n8n's database could see of a run. */
@@ -207,11 +208,13 @@ describe('a hostile server', () => {
 		expect(result.items.map((item) => item.json)).toEqual([{ key: { id: 'OK1' }, status: 'PENDING' }]);
 	});
 
-	test('a GET operation sends no body and no content type; a POST sends its JSON once', async () => {
+	test('a GET operation sends no body and no content type, a server route has no instance and keeps its query; a POST sends its JSON once', async () => {
 		await run(OPERATIONS['Get State (a v2 GET)'], 'ok');
+		await run(OPERATIONS['Get Many Instances (a server route with a query)'], 'ok');
 		await run(OPERATIONS['Send Text (a JSON POST)'], 'ok');
 		expect(server.seen.map((request) => [request.method, request.path, request.body, request.headers['content-type'], request.headers.apikey])).toEqual([
 			['GET', '/instance/connectionState/demo', '', undefined, KEY],
+			['GET', '/instance/fetchInstances?instanceName=demo', '', undefined, KEY],
 			['POST', '/message/sendText/demo', JSON.stringify({ number: '5511999990000', text: 'hi' }), 'application/json', KEY],
 		]);
 	});
