@@ -1,0 +1,176 @@
+/**
+ * The sandbox's own routes (GET /, GET /chat, /_sandbox/*): state, recordings, injection of
+ * incoming messages and events, injected failures, the chat page's history and live stream.
+ * None of them is part of the interface; no key needed, no secret shown.
+ */
+import type { IncomingMessage as HttpRequest, ServerResponse } from 'http';
+import type { ChatEntry, Dialect, Instance, RecordedDelivery, RecordedRequest } from './types';
+import type { IncomingMessage } from './messages';
+import { eventsOf, dottedEventName } from './events';
+import { isObject, readBody, send } from './http';
+import { summarize } from './delivery';
+import { CHAT_PAGE_HTML } from './chatPage';
+
+export interface ControlHost {
+	readonly url: string;
+	readonly dialect: Dialect;
+	readonly requests: RecordedRequest[];
+	readonly deliveries: RecordedDelivery[];
+	readonly chat: ChatEntry[];
+	instances(): Instance[];
+	instance(name: string): Instance | undefined;
+	reset(): void;
+	failNext(opts: { status: number; message: string; times?: number; path?: string }): void;
+	injectMessage(instance: string, msg: IncomingMessage): Promise<RecordedDelivery | undefined>;
+	injectEvent(instance: string, event: string, data: unknown): Promise<RecordedDelivery | undefined>;
+	connectionData(inst: Instance, state: string): Record<string, unknown>;
+	qrData(inst: Instance): Record<string, unknown>;
+	/** adds a live chat client; returns the function that removes it */
+	addStream(res: ServerResponse, instance: string | undefined): () => void;
+}
+
+/** Is this one of the sandbox's own routes? */
+export function isControlPath(method: string, path: string): boolean {
+	return path === '/chat' || path === '/chat/' || path.startsWith('/_sandbox/') || (path === '/' && method === 'GET');
+}
+
+export function sseFrame(entry: ChatEntry): string {
+	return `id: ${entry.seq}\nevent: entry\ndata: ${JSON.stringify(entry)}\n\n`;
+}
+
+/** A delivery as shown: header values and the instance token masked. */
+export function publicDelivery(d: RecordedDelivery): RecordedDelivery {
+	const headers: Record<string, string> = {};
+	for (const [k, v] of Object.entries(d.headers)) headers[k] = k.toLowerCase() === 'content-type' ? v : '***';
+	return { ...d, headers, body: isObject(d.body) && 'apikey' in d.body ? { ...d.body, apikey: '***' } : d.body };
+}
+
+async function readJson(req: HttpRequest): Promise<Record<string, unknown> | undefined> {
+	const raw = (await readBody(req)) ?? '';
+	if (raw.trim() === '') return {};
+	try {
+		const v: unknown = JSON.parse(raw);
+		return isObject(v) ? v : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+export async function control(
+	sb: ControlHost,
+	method: string,
+	path: string,
+	query: Record<string, string>,
+	req: HttpRequest,
+	res: ServerResponse,
+): Promise<void> {
+	const json = (status: number, body: unknown): void => send(res, status, body);
+	const key = `${method} ${path.replace(/\/+$/, '') || '/'}`;
+	switch (key) {
+		case 'GET /':
+			return json(200, { status: 200, message: 'Sandbox messaging instance server is working', dialect: sb.dialect, chat: `${sb.url}/chat` });
+		case 'GET /chat':
+			return send(res, 200, CHAT_PAGE_HTML, 'text/html; charset=utf-8');
+		case 'GET /_sandbox/state':
+			return json(200, {
+				url: sb.url,
+				dialect: sb.dialect,
+				events: eventsOf(sb.dialect),
+				instances: sb.instances().map((i) => ({
+					name: i.name,
+					jid: i.jid,
+					instanceId: i.instanceId,
+					webhook: i.webhook ? { ...i.webhook, headers: Object.fromEntries(Object.keys(i.webhook.headers).map((h) => [h, '***'])) } : null,
+					settings: i.settings ?? null,
+					chat: sb.chat.filter((c) => c.instance === i.name).length,
+				})),
+				counts: { requests: sb.requests.length, deliveries: sb.deliveries.length, chat: sb.chat.length },
+			});
+		case 'GET /_sandbox/requests':
+			return json(
+				200,
+				sb.requests.map((r) => ({ ...r, headers: 'apikey' in r.headers ? { ...r.headers, apikey: '***' } : r.headers })),
+			);
+		case 'GET /_sandbox/deliveries':
+			return json(200, sb.deliveries.map((d) => publicDelivery(d)));
+		case 'POST /_sandbox/reset':
+			await readBody(req);
+			sb.reset();
+			return json(200, { ok: true });
+		case 'POST /_sandbox/fail': {
+			const b = await readJson(req);
+			if (!b || typeof b.status !== 'number' || typeof b.message !== 'string') {
+				return json(400, { error: 'body must be {"status": number, "message": string, "times"?: number, "path"?: string}' });
+			}
+			sb.failNext({
+				status: b.status,
+				message: b.message,
+				times: typeof b.times === 'number' ? b.times : undefined,
+				path: typeof b.path === 'string' ? b.path : undefined,
+			});
+			return json(200, { ok: true });
+		}
+		case 'POST /_sandbox/messages': {
+			const b = await readJson(req);
+			if (!b || typeof b.instance !== 'string' || typeof b.from !== 'string' || b.from.trim() === '') {
+				return json(400, { error: 'body must be {"instance": string, "from": string, "text"?: string, "pushName"?: string, "media"?: {...}, "group"?: string}' });
+			}
+			if (typeof b.text !== 'string' && !isObject(b.media)) return json(400, { error: 'give "text" or "media"' });
+			const media = b.media;
+			if (
+				media !== undefined &&
+				!(isObject(media) && ['image', 'audio', 'video', 'document'].includes(String(media.kind)) && typeof media.mimetype === 'string' && typeof media.base64 === 'string')
+			) {
+				return json(400, { error: '"media" must be {"kind": "image"|"audio"|"video"|"document", "mimetype": string, "base64": string, "fileName"?: string, "caption"?: string}' });
+			}
+			if (!sb.instance(b.instance)) return json(404, { error: `The "${b.instance}" instance does not exist` });
+			const before = sb.chat.length;
+			const delivery = await sb.injectMessage(b.instance, {
+				from: b.from.trim(),
+				text: typeof b.text === 'string' ? b.text : undefined,
+				pushName: typeof b.pushName === 'string' ? b.pushName : undefined,
+				fromMe: b.fromMe === true,
+				id: typeof b.id === 'string' ? b.id : undefined,
+				group: typeof b.group === 'string' ? b.group : undefined,
+				media: isObject(b.media) ? (b.media as unknown as IncomingMessage['media']) : undefined,
+			});
+			return json(200, { entry: sb.chat[before] ?? null, delivered: summarize(delivery), delivery: delivery ? publicDelivery(delivery) : null });
+		}
+		case 'POST /_sandbox/events': {
+			const b = await readJson(req);
+			if (!b || typeof b.instance !== 'string' || typeof b.event !== 'string') {
+				return json(400, { error: 'body must be {"instance": string, "event": string, "data"?: any}' });
+			}
+			const inst = sb.instance(b.instance);
+			if (!inst) return json(404, { error: `The "${b.instance}" instance does not exist` });
+			const dotted = dottedEventName(b.event);
+			let data: unknown = b.data;
+			if (data === undefined && dotted === 'connection.update') data = sb.connectionData(inst, 'open');
+			if (data === undefined && dotted === 'qrcode.updated') data = sb.qrData(inst);
+			if (dotted === 'connection.update' && isObject(data) && Object.keys(data).length === 1 && typeof data.state === 'string') {
+				data = sb.connectionData(inst, data.state);
+			}
+			const delivery = await sb.injectEvent(b.instance, dotted, data ?? {});
+			return json(200, { delivered: summarize(delivery), delivery: delivery ? publicDelivery(delivery) : null });
+		}
+		case 'GET /_sandbox/chat/history':
+			return json(200, sb.chat.filter((c) => !query.instance || c.instance === query.instance));
+		case 'GET /_sandbox/chat/stream': {
+			res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+			res.write('retry: 2000\n\n');
+			const lastId = Number(req.headers['last-event-id'] ?? query.since ?? 0);
+			const instance = query.instance || undefined;
+			if (query.replay !== '0') {
+				for (const e of sb.chat) {
+					if (e.seq > lastId && (!instance || e.instance === instance)) res.write(sseFrame(e));
+				}
+			}
+			const remove = sb.addStream(res, instance);
+			res.on('close', remove);
+			return;
+		}
+		default:
+			await readBody(req);
+			return json(404, { status: 404, error: 'Not Found', response: { message: [`Cannot ${method} ${path}`] } });
+	}
+}

@@ -1,0 +1,123 @@
+/**
+ * The one dispatcher of the interface's routes: finds the table entry (./routes) for a request
+ * and runs the real servers' order of checks for it. Nothing here knows a particular route.
+ */
+import type { Body, ChatEntry, Dialect, Instance, RecordedRequest, Reply, RouteContext, RouteDef } from './types';
+import { validate } from './validate';
+import { UNAUTHORIZED, badRequest, errorBody, notFound, sameSecret } from './http';
+import { hasAccount, numberCheck } from './messages';
+
+/** What the dispatcher needs of the running sandbox. */
+export interface DispatchHost {
+	readonly dialect: Dialect;
+	readonly apiKey: string;
+	readonly maxDelayMs: number;
+	instance(name: string): Instance | undefined;
+	instances(): Instance[];
+	/** an injected failure (failNext) for this path, consumed */
+	takeFailure(path: string): { status: number; message: string } | undefined;
+	sleep(ms: number): Promise<void>;
+	addChat(e: Omit<ChatEntry, 'seq' | 'at' | 'time'>): void;
+	emit(inst: Instance, event: string, data: unknown): void;
+}
+
+interface Compiled {
+	def: RouteDef;
+	pattern: RegExp;
+	hasInstance: boolean;
+}
+
+function compile(def: RouteDef, template: string): Compiled {
+	const parts = template.split('{instance}').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+	return { def, pattern: new RegExp(`^${parts.join('([^/]+)')}/?$`), hasInstance: parts.length > 1 };
+}
+
+export type Dispatch = (record: RecordedRequest) => Promise<Reply>;
+
+export function createDispatcher(routes: readonly RouteDef[], host: DispatchHost): Dispatch {
+	const table: Compiled[] = [];
+	for (const def of routes) {
+		const template = def.path[host.dialect];
+		if (template !== undefined) table.push(compile(def, template));
+	}
+
+	return async (record) => {
+		const { method, path } = record;
+		// 1. the route exists
+		let found: { route: Compiled; name?: string } | undefined;
+		for (const route of table) {
+			if (route.def.method !== method) continue;
+			const m = route.pattern.exec(path);
+			if (m) {
+				found = { route, name: m[1] };
+				break;
+			}
+		}
+		if (!found) return notFound(`Cannot ${method} ${path}`);
+		const { def, hasInstance } = found.route;
+		const auth = def.auth ?? (hasInstance ? 'instance' : 'global');
+		const given = record.headers['apikey'];
+
+		// injected failures (failNext) answer before anything else the server checks
+		const failure = auth === 'reply' ? undefined : host.takeFailure(path);
+		if (failure) return { status: failure.status, body: errorBody(failure.status, failure.message) };
+
+		// 2. the instance exists (even with a missing or wrong key)
+		let inst: Instance | undefined;
+		if (found.name !== undefined) {
+			let name = found.name;
+			try {
+				name = decodeURIComponent(name);
+			} catch {
+				// keep it as it came
+			}
+			inst = host.instance(name);
+			if (!inst) return notFound(`The "${name}" instance does not exist`);
+		}
+		// 3. the apikey: the global key, or for instance routes the instance's own token
+		if (auth !== 'reply' && !sameSecret(given, host.apiKey) && !(auth === 'instance' && inst && sameSecret(given, inst.token))) {
+			return UNAUTHORIZED;
+		}
+		// 4. the JSON body; without a JSON content type the body parser leaves the body empty
+		let body: Body = {};
+		if (method !== 'GET' && /\bjson\b/i.test(record.headers['content-type'] ?? '')) {
+			if (record.rawBody.trim() !== '') {
+				try {
+					body = JSON.parse(record.rawBody);
+				} catch (err: unknown) {
+					return badRequest([err instanceof Error ? err.message : 'Unexpected end of JSON input']);
+				}
+			}
+			record.body = body;
+		}
+		// 5. the schemas (a type error on the body itself reads "instance is not of a type(s) object")
+		const querySchema = def.querySchema?.[host.dialect];
+		const schema = def.schema?.[host.dialect];
+		const errors = [...(querySchema ? validate(record.query, querySchema) : []), ...(schema ? validate(body, schema) : [])];
+		if (errors.length > 0) {
+			if (def.validationShape === 'thrown') return { status: 400, body: { status: 400, error: 'Bad Request', message: [errors] } };
+			return badRequest([errors]);
+		}
+		// 6. the service layer: checks beyond the schema, then the "has an account" check
+		const problem = def.check?.(body, host.dialect);
+		if (problem) return badRequest([problem]);
+		if (def.needsAccount && !hasAccount(body.number)) return badRequest([numberCheck(String(body.number))]);
+		const delay = def.delayOf ? def.delayOf(body, host.dialect) : (body as { delay?: unknown } | undefined)?.delay;
+		if (typeof delay === 'number') await host.sleep(Math.min(delay, host.maxDelayMs));
+
+		const current = inst as Instance;
+		const ctx: RouteContext = {
+			dialect: host.dialect,
+			v2: host.dialect === 'v2',
+			inst: current,
+			body,
+			query: record.query,
+			apikey: given,
+			globalKey: host.apiKey,
+			instances: () => host.instances(),
+			out: (kind, chat, text, id) => host.addChat({ direction: 'out', instance: current.name, chat, kind, text, body, messageId: id }),
+			emit: (event, data) => host.emit(current, event, data),
+		};
+		return def.reply(ctx);
+	};
+}

@@ -1,0 +1,11 @@
+/**
+ * Every endpoint the sandbox serves, one entry each (see RouteDef in ../types.ts). A new
+ * endpoint is one entry in the file of its group; the dispatcher needs nothing else.
+ */
+import type { RouteDef } from '../types';
+import { messageRoutes } from './message';
+import { chatRoutes } from './chat';
+import { settingsRoutes } from './settings';
+import { instanceRoutes } from './instance';
+
+export const ROUTES: readonly RouteDef[] = [...messageRoutes, ...chatRoutes, ...settingsRoutes, ...instanceRoutes];

@@ -1,0 +1,194 @@
+/** The sandbox's public types and the shapes its parts share. */
+import type { Schema } from './validate';
+
+export type Dialect = 'documented' | 'v2';
+
+export interface SandboxOptions {
+	/** 0 or undefined = a free port */
+	port?: number;
+	/** default 127.0.0.1 */
+	host?: string;
+	/** default 'documented' */
+	dialect?: Dialect;
+	/** the server's global API key; default a random one */
+	apiKey?: string;
+	/** default [{ name: 'demo' }]; token = the instance's own key (random if omitted) */
+	instances?: Array<{ name: string; token?: string }>;
+	/** webhook retry policy; defaults as real servers: 10 attempts, 5000 ms doubling, 30000 ms timeout */
+	delivery?: { attempts?: number; backoffMs?: number; timeoutMs?: number };
+	/** one line per request / delivery (keys are never printed) */
+	log?: (line: string) => void;
+	/**
+	 * Real servers hold a send (and Send Presence) for `delay` ms before answering. The sandbox
+	 * blocks for min(delay, maxDelayMs); default 0 = answer at once (keeps tests fast).
+	 */
+	maxDelayMs?: number;
+}
+
+export interface RecordedRequest {
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	headers: Record<string, string>;
+	rawBody: string;
+	body: unknown;
+	status: number;
+	response: unknown;
+	at: number;
+}
+
+export interface DeliveryAttempt {
+	status?: number;
+	error?: string;
+	responseBody?: string;
+}
+
+export interface RecordedDelivery {
+	instance: string;
+	/** dotted, e.g. messages.upsert */
+	event: string;
+	url: string;
+	headers: Record<string, string>;
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any
+	body: any;
+	attempts: DeliveryAttempt[];
+}
+
+export interface WebhookConfig {
+	enabled: boolean;
+	url: string;
+	byEvents: boolean;
+	base64: boolean;
+	events: string[];
+	headers: Record<string, string>;
+}
+
+export type ChatKind =
+	| 'text'
+	| 'image'
+	| 'audio'
+	| 'video'
+	| 'document'
+	| 'sticker'
+	| 'contact'
+	| 'poll'
+	| 'list'
+	| 'buttons'
+	| 'location'
+	| 'reaction'
+	| 'status'
+	| 'presence'
+	| 'edit'
+	| 'archive';
+
+/** One line of the per-instance chat log (see GET /_sandbox/chat/stream). */
+export interface ChatEntry {
+	/** increasing number, also the SSE event id */
+	seq: number;
+	/** ms since epoch */
+	at: number;
+	/** ISO time */
+	time: string;
+	direction: 'in' | 'out';
+	instance: string;
+	/** the chat JID (the contact, the group, or status@broadcast) */
+	chat: string;
+	kind: ChatKind;
+	/** a human summary of the entry */
+	text: string;
+	/** the raw request body (out) or the injected message (in) */
+	body: unknown;
+	/** id of the message (sent result or incoming key), when there is one */
+	messageId?: string;
+	/** incoming: the contact's display name */
+	pushName?: string;
+}
+
+export interface StoredWebhook {
+	id: string;
+	url: string;
+	headers: Record<string, string>;
+	enabled: boolean;
+	events: string[];
+	webhookByEvents: boolean;
+	webhookBase64: boolean;
+	createdAt: string;
+	updatedAt: string;
+	instanceId: string;
+}
+
+export interface Instance {
+	name: string;
+	token: string;
+	instanceId: string;
+	/** the account's own JID (sender of deliveries, participant of status posts) */
+	jid: string;
+	webhook?: StoredWebhook;
+	settings?: Record<string, unknown>;
+}
+
+export interface Reply {
+	status: number;
+	/** undefined = empty body */
+	body?: unknown;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Body = any;
+
+/** What a route's reply may use of the running sandbox. */
+export interface RouteContext {
+	readonly dialect: Dialect;
+	readonly v2: boolean;
+	/** the instance named in the path; undefined for routes without `{instance}` */
+	readonly inst: Instance;
+	/** the parsed JSON body ({} when there is none) */
+	readonly body: Body;
+	readonly query: Record<string, string>;
+	/** the request's `apikey` header */
+	readonly apikey: string | undefined;
+	/** the server's global key */
+	readonly globalKey: string;
+	readonly instances: () => Instance[];
+	/** adds an outgoing line to the chat page, with this request's body */
+	out(kind: ChatKind, chat: string, text: string, id?: string): void;
+	/** delivers an event of the instance to its webhook (in the background) */
+	emit(event: string, data: unknown): void;
+}
+
+/**
+ * One endpoint of the sandbox: everything the server does for it.
+ *
+ * The dispatcher (./dispatch.ts) runs the real servers' order for every route: the route exists
+ * (method and path) → injected failures → the instance exists → the key → the JSON body → the
+ * schema → `check` → `needsAccount` → the `delay` → `reply`.
+ */
+export interface RouteDef {
+	method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+	/**
+	 * The path per dialect; `{instance}` marks the instance name. A dialect without a path does
+	 * not serve the route (404 as on a real server).
+	 */
+	path: Partial<Record<Dialect, string>>;
+	/**
+	 * Who may call it. 'instance' (default with `{instance}`): the global key or the instance's
+	 * token; 'global' (default without): the global key only; 'reply': the reply decides.
+	 */
+	auth?: 'instance' | 'global' | 'reply';
+	/** the body schema per dialect (none = any body) */
+	schema?: Partial<Record<Dialect, Schema>>;
+	/** the query string schema per dialect (values are strings) */
+	querySchema?: Partial<Record<Dialect, Schema>>;
+	/**
+	 * How schema errors are answered: 'response' (default) `{status, error, response: {message: [errors]}}`;
+	 * 'thrown' `{status, error, message: [errors]}` (routes whose handler answers the exception itself).
+	 */
+	validationShape?: 'response' | 'thrown';
+	/** the service layer's checks after the schema: the message of a 400, or undefined */
+	check?: (body: Body, dialect: Dialect) => string | undefined;
+	/** the body's `number` must have an account (else 400 with the numbers check of it) */
+	needsAccount?: boolean;
+	/** the ms the server holds the answer */
+	delayOf?: (body: Body, dialect: Dialect) => unknown;
+	reply(ctx: RouteContext): Reply | Promise<Reply>;
+}
