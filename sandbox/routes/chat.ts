@@ -80,11 +80,12 @@ export const chatRoutes: RouteDef[] = [
 	},
 ];
 
-function numbersSchema(_v2: boolean): import('../validate').Schema {
+function numbersSchema(v2: boolean): import('../validate').Schema {
 	return {
 		type: 'object',
 		properties: {
-			numbers: { type: 'array', items: { type: 'string', pattern: NUMBER_PATTERN, description: 'Invalid format' } },
+			// v2.3.x refuses a number given twice ("numbers contains duplicate item")
+			numbers: { type: 'array', ...(v2 ? { uniqueItems: true } : {}), items: { type: 'string', pattern: NUMBER_PATTERN, description: 'Invalid format' } },
 		},
 		required: ['numbers'],
 	};

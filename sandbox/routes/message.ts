@@ -163,7 +163,8 @@ function statusSchema(v2: boolean): import('../validate').Schema {
 			allContacts: bool,
 			statusJidList: {
 				type: 'array',
-				...(v2 ? { minItems: 1 } : {}),
+				// v2.3.x: at least one entry and none twice ("statusJidList contains duplicate item")
+				...(v2 ? { minItems: 1, uniqueItems: true } : {}),
 				items: { type: 'string', pattern: NUMBER_PATTERN, description: 'Invalid format' },
 			},
 		},
