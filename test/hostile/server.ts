@@ -23,6 +23,7 @@ export type Behaviour =
 	| 'empty'
 	| 'null'
 	| 'rate-limited'
+	| 'rate-limited-until'
 	| 'echo-key-400'
 	| 'echo-key-500'
 	| 'list-of-strings';
@@ -122,6 +123,8 @@ export async function startHostileServer(): Promise<HostileServer> {
 				return json(res, 200, ['a', 'b']);
 			case 'rate-limited':
 				return json(res, 429, { status: 429, error: 'Too Many Requests' }, { 'retry-after': '7' });
+			case 'rate-limited-until':
+				return json(res, 429, { status: 429, error: 'Too Many Requests' }, { 'retry-after': new Date(Date.now() + 120_000).toUTCString() });
 			case 'echo-key-400':
 				return json(res, 400, {
 					status: 400,

@@ -44,6 +44,7 @@ const EXPECTED: Record<Behaviour, RegExp | undefined> = {
 	html: /^The server answered with an HTML page instead of JSON \(HTTP 200\)$/,
 	'invalid-json': /^The server answered with something that is not JSON \(application\/json\) instead of JSON \(HTTP 200\)$/,
 	'rate-limited': /^The server is rate limiting requests: retry after 7 s \(HTTP 429\)$/,
+	'rate-limited-until': /^The server is rate limiting requests: retry after 1(19|20) s \(HTTP 429\)$/,
 	'echo-key-400': /^key \[redacted\] is not allowed here \(HTTP 400\)$/,
 	'echo-key-500': /^crashed on \[redacted\] \(HTTP 500\)$/,
 };
