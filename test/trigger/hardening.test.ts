@@ -249,7 +249,7 @@ describe('trigger hardening: shapes, secrets, memory (v2)', () => {
 		gc();
 		// 1,000 ids of 1 MB would be 1 GB if kept; what stays is a few hundred kilobytes.
 		expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(32 * 1024 * 1024);
-	}, 60_000);
+	}, 120_000);
 });
 
 // Issue 12, point 5
