@@ -1,6 +1,7 @@
 /**
- * Workflows of the e2e tier (the example of `npm start` is in scripts/demo-workflow.ts), written against the public interface
- * (shared/spec/node-interface.md): node type names, resources, operations, parameter names.
+ * Workflows of the e2e tier, written against the public interface (node type names,
+ * resources, operations, parameter names). The example of `npm start`, which the e2e tier
+ * runs too, is in scripts/demo-workflow.ts.
  */
 import { type WorkflowSpec } from '../scripts/n8n-runtime';
 import { ACTION_TYPE, DEMO_INSTANCE, credentialRef } from '../scripts/demo-workflow';
