@@ -3,14 +3,18 @@
  *
  *   tsx sandbox/cli.ts [--port 8080] [--host 127.0.0.1] [--dialect documented|v2] [--api-key KEY]
  *                      [--instance demo[:TOKEN]]... [--quiet]
- *       starts a sandbox server and keeps it running until SIGINT/SIGTERM.
+ *       starts a sandbox server and keeps it running until SIGINT/SIGTERM. Port 8080 and a
+ *       random API key by default; `npm start` runs its own sandbox (8181, DEV_SANDBOX_PORT,
+ *       key sandbox-dev-api-key), so point --url at http://127.0.0.1:8181 to talk to that one.
  *
  *   tsx sandbox/cli.ts send --url http://127.0.0.1:8080 --instance demo --from 5511999990000
- *                      [--text "hello"] [--push-name Ana] [--image [path]]
- *       injects an incoming message into a running sandbox (POST /_sandbox/messages).
+ *                      [--text "hello"] [--push-name Ana] [--image [path]] [--wait 5000]
+ *       injects an incoming message into a running sandbox (POST /_sandbox/messages), then
+ *       prints the requests the sandbox received in reply (waits at most --wait ms).
  *
  *   tsx sandbox/cli.ts event --url http://127.0.0.1:8080 --instance demo connection|qrcode [--state open]
- *       injects a CONNECTION_UPDATE or QRCODE_UPDATED event (POST /_sandbox/events).
+ *       injects a CONNECTION_UPDATE or QRCODE_UPDATED event (POST /_sandbox/events). It
+ *       reaches a workflow only if its trigger watches that event; otherwise "why:" says so.
  */
 import { readFileSync } from 'fs';
 import { extname } from 'path';
@@ -64,22 +68,66 @@ const MIME: Record<string, string> = {
 	'.webp': 'image/webp',
 };
 
-async function post(url: string, path: string, body: unknown): Promise<void> {
+interface ControlAnswer {
+	status: number;
+	ok: boolean;
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any
+	body: any;
+}
+
+async function post(url: string, path: string, body: unknown): Promise<ControlAnswer> {
 	const res = await fetch(url.replace(/\/+$/, '') + path, {
 		method: 'POST',
 		headers: { 'Content-Type': 'application/json' },
 		body: JSON.stringify(body),
 	});
 	const text = await res.text();
+	let parsed: unknown = text;
 	let out: unknown = text;
 	try {
-		const parsed = JSON.parse(text) as { delivered?: unknown; error?: unknown };
-		out = parsed.delivered ?? parsed.error ?? parsed;
+		parsed = JSON.parse(text);
+		const p = parsed as { delivered?: unknown; error?: unknown };
+		out = p.delivered ?? p.error ?? parsed;
 	} catch {
 		// print as it came
 	}
 	process.stdout.write(`${res.status} ${typeof out === 'string' ? out : JSON.stringify(out)}\n`);
+	const hint = (parsed as { hint?: unknown } | undefined)?.hint;
+	if (typeof hint === 'string') process.stdout.write(`  why: ${hint}\n`);
 	if (!res.ok) process.exitCode = 1;
+	return { status: res.status, ok: res.ok, body: parsed };
+}
+
+interface SeenRequest {
+	method: string;
+	path: string;
+	status: number;
+	rawBody: string;
+	at: number;
+}
+
+/**
+ * Prints the interface requests the sandbox received from `since` on (what the workflow sent
+ * back), waiting at most `waitMs`; stops 800 ms after the last one.
+ */
+async function printReplies(url: string, since: number, waitMs: number): Promise<void> {
+	const base = url.replace(/\/+$/, '');
+	const deadline = Date.now() + waitMs;
+	let shown = 0;
+	let lastNew = Date.now();
+	while (Date.now() < deadline && (shown === 0 || Date.now() - lastNew < 800)) {
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		const res = await fetch(`${base}/_sandbox/requests?since=${since}`);
+		if (!res.ok) return;
+		const seen = (await res.json()) as SeenRequest[];
+		for (const r of seen.slice(shown)) {
+			const body = r.rawBody.length > 300 ? `${r.rawBody.slice(0, 300)}… (${r.rawBody.length} chars)` : r.rawBody;
+			process.stdout.write(`  reply: ${r.method} ${r.path} -> ${r.status} ${body}\n`);
+			lastNew = Date.now();
+		}
+		shown = Math.max(shown, seen.length);
+	}
+	if (shown === 0) process.stdout.write(`  no reply within ${waitMs} ms (see the chat page: ${base}/chat)\n`);
 }
 
 async function send(p: Parsed): Promise<void> {
@@ -96,7 +144,11 @@ async function send(p: Parsed): Promise<void> {
 			: { kind: 'image', mimetype: 'image/png', base64: TINY_PNG_BASE64, caption: text };
 	}
 	if (body.text === undefined && body.media === undefined) fail('give --text and/or --image');
-	await post(url, '/_sandbox/messages', body);
+	const waitMs = Number(one(p, 'wait', '5000'));
+	if (!Number.isFinite(waitMs) || waitMs < 0 || waitMs > 60000) fail('--wait must be 0..60000 ms');
+	const answer = await post(url, '/_sandbox/messages', body);
+	const at = answer.body?.entry?.at;
+	if (answer.body?.delivered?.ok === true && typeof at === 'number' && waitMs > 0) await printReplies(url, at, waitMs);
 }
 
 async function event(p: Parsed): Promise<void> {
@@ -138,6 +190,7 @@ async function serve(p: Parsed): Promise<void> {
 		...instances.map((i) => `  instance:  ${i.name} (own token ${sb.instanceToken(i.name)})`),
 		`  chat page: ${sb.url}/chat`,
 		`  state:     ${sb.url}/_sandbox/state`,
+		`This is the standalone sandbox${one(p, 'api-key') ? '' : ' (random key each start)'}; \`npm start\` runs its own on port 8181 with the key sandbox-dev-api-key.`,
 		'Press Ctrl+C to stop.',
 	];
 	process.stdout.write(lines.join('\n') + '\n');

@@ -6,8 +6,8 @@
 import type { IncomingMessage as HttpRequest, ServerResponse } from 'http';
 import type { ChatEntry, Dialect, Instance, RecordedDelivery, RecordedRequest } from './types';
 import type { IncomingMessage } from './messages';
-import { eventsOf, dottedEventName } from './events';
-import { isObject, readBody, send } from './http';
+import { configEventName, eventsOf, dottedEventName } from './events';
+import { isObject, maskUrl, readBody, send } from './http';
 import { summarize } from './delivery';
 import { CHAT_PAGE_HTML } from './chatPage';
 
@@ -80,17 +80,23 @@ export async function control(
 					name: i.name,
 					jid: i.jid,
 					instanceId: i.instanceId,
-					webhook: i.webhook ? { ...i.webhook, headers: Object.fromEntries(Object.keys(i.webhook.headers).map((h) => [h, '***'])) } : null,
+					// the URL may carry the trigger's secret (`?secret=`): query values and user info masked
+					webhook: i.webhook
+						? { ...i.webhook, url: maskUrl(i.webhook.url), headers: Object.fromEntries(Object.keys(i.webhook.headers).map((h) => [h, '***'])) }
+						: null,
 					settings: i.settings ?? null,
 					chat: sb.chat.filter((c) => c.instance === i.name).length,
 				})),
 				counts: { requests: sb.requests.length, deliveries: sb.deliveries.length, chat: sb.chat.length },
 			});
-		case 'GET /_sandbox/requests':
+		case 'GET /_sandbox/requests': {
+			// `?since=<ms since epoch>`: only the requests received from then on
+			const since = Number(query.since ?? 0) || 0;
 			return json(
 				200,
-				sb.requests.map((r) => ({ ...r, headers: 'apikey' in r.headers ? { ...r.headers, apikey: '***' } : r.headers })),
+				sb.requests.filter((r) => r.at >= since).map((r) => ({ ...r, headers: 'apikey' in r.headers ? { ...r.headers, apikey: '***' } : r.headers })),
 			);
+		}
 		case 'GET /_sandbox/deliveries':
 			return json(200, sb.deliveries.map((d) => publicDelivery(d)));
 		case 'POST /_sandbox/reset':
@@ -134,7 +140,8 @@ export async function control(
 				group: typeof b.group === 'string' ? b.group : undefined,
 				media: isObject(b.media) ? (b.media as unknown as IncomingMessage['media']) : undefined,
 			});
-			return json(200, { entry: sb.chat[before] ?? null, delivered: summarize(delivery), delivery: delivery ? publicDelivery(delivery) : null });
+			const entry = sb.chat[before] ?? null;
+			return json(200, { entry, delivered: summarize(delivery), ...hint(sb, b.instance, 'MESSAGES_UPSERT', delivery), delivery: delivery ? publicDelivery(delivery) : null });
 		}
 		case 'POST /_sandbox/events': {
 			const b = await readJson(req);
@@ -151,7 +158,7 @@ export async function control(
 				data = sb.connectionData(inst, data.state);
 			}
 			const delivery = await sb.injectEvent(b.instance, dotted, data ?? {});
-			return json(200, { delivered: summarize(delivery), delivery: delivery ? publicDelivery(delivery) : null });
+			return json(200, { delivered: summarize(delivery), ...hint(sb, b.instance, b.event, delivery), delivery: delivery ? publicDelivery(delivery) : null });
 		}
 		case 'GET /_sandbox/chat/history':
 			return json(200, sb.chat.filter((c) => !query.instance || c.instance === query.instance));
@@ -173,4 +180,19 @@ export async function control(
 			await readBody(req);
 			return json(404, { status: 404, error: 'Not Found', response: { message: [`Cannot ${method} ${path}`] } });
 	}
+}
+
+/** When nothing was delivered: why, and what to do (`{hint}`), else nothing. */
+function hint(sb: ControlHost, instance: string, event: string, delivery: RecordedDelivery | undefined): { hint?: string } {
+	if (delivery) return {};
+	const w = sb.instance(instance)?.webhook;
+	const name = configEventName(event);
+	const trigger = 'publish an n8n workflow whose Messaging Instance Trigger watches this instance';
+	if (!w) return { hint: `instance "${instance}" has no webhook: ${trigger}, or set one with POST /webhook/set/${instance}` };
+	if (!w.enabled) return { hint: `the webhook of instance "${instance}" is disabled: ${trigger}, or enable it with POST /webhook/set/${instance}` };
+	return {
+		hint:
+			`the webhook of instance "${instance}" subscribes ${w.events.join(', ') || 'no events'}, not ${name}: ` +
+			`add ${name} to the trigger's Events and publish the workflow again (npm start's example watches MESSAGES_UPSERT only)`,
+	};
 }

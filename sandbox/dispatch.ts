@@ -2,7 +2,7 @@
  * The one dispatcher of the interface's routes: finds the table entry (./routes) for a request
  * and runs the real servers' order of checks for it. Nothing here knows a particular route.
  */
-import type { Body, ChatEntry, Dialect, Instance, RecordedRequest, Reply, RouteContext, RouteDef } from './types';
+import type { Body, ChatEntry, Dialect, Instance, RecordedRequest, Reply, RouteContext, RouteDef, ServerState } from './types';
 import { validate } from './validate';
 import { UNAUTHORIZED, badRequest, errorBody, notFound, sameSecret } from './http';
 import { hasAccount, numberCheck } from './messages';
@@ -19,6 +19,7 @@ export interface DispatchHost {
 	sleep(ms: number): Promise<void>;
 	addChat(e: Omit<ChatEntry, 'seq' | 'at' | 'time'>): void;
 	emit(inst: Instance, event: string, data: unknown): void;
+	readonly server: ServerState;
 }
 
 interface Compiled {
@@ -117,6 +118,7 @@ export function createDispatcher(routes: readonly RouteDef[], host: DispatchHost
 			instances: () => host.instances(),
 			out: (kind, chat, text, id) => host.addChat({ direction: 'out', instance: current.name, chat, kind, text, body, messageId: id }),
 			emit: (event, data) => host.emit(current, event, data),
+			server: host.server,
 		};
 		return def.reply(ctx);
 	};

@@ -1,6 +1,7 @@
 /**
- * The webhook event names each dialect knows (the contract's section 6 and the v2.x servers'
- * own list, see /work/shared/spec/server-behaviour.md), and the spellings of one name.
+ * The webhook event names each dialect knows (the interface's 23, and the v2.x servers' own
+ * list: src/api/types/wa.types.ts of github.com/EvolutionAPI/evolution-api), and the
+ * spellings of one name.
  * test/contract/events.test.ts holds these lists against the node's.
  */
 import type { Dialect } from './types';

@@ -1,8 +1,8 @@
 /**
  * Building blocks of the request body schemas (the routes in ./routes/ put them together),
- * following /work/shared/spec/messaging-instance-http-interface.md (the contract) and the
- * dialect table of /work/shared/spec/server-behaviour.md; beyond those, the real v2.3.x servers'
- * own schemas. Error strings come from ./validate (jsonschema style).
+ * following the interface's documented bodies and, for the v2 dialect, the real servers' own
+ * schemas (src/validate/*.schema.ts of github.com/EvolutionAPI/evolution-api, tag 2.3.6).
+ * Error strings come from ./validate (jsonschema style).
  */
 import type { Schema } from './validate';
 import type { Dialect } from './types';

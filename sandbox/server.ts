@@ -1,7 +1,7 @@
 /**
- * The sandbox: an in-memory HTTP server that speaks the messaging instance interface
- * (/work/shared/spec/messaging-instance-http-interface.md) the way real servers do
- * (/work/shared/spec/server-behaviour.md), in one dialect per server. Dev/test tool only.
+ * The sandbox: an in-memory HTTP server that speaks the messaging instance interface the way
+ * real Evolution API servers do (github.com/EvolutionAPI/evolution-api, tag 2.3.6 for the v2
+ * dialect), in one dialect per server; ./README.md says what it implements. Dev/test tool only.
  *
  * The parts: ./routes (one table entry per endpoint), ./dispatch.ts (the checks every route
  * gets), ./delivery.ts (webhooks), ./control.ts (the sandbox's own routes), ./http.ts.
@@ -18,6 +18,8 @@ import { DeliveryHost, deliver, post } from './delivery';
 import { Dispatch, createDispatcher } from './dispatch';
 import { ROUTES } from './routes';
 import { control, isControlPath, sseFrame } from './control';
+import { accountOf } from './routes/account';
+import { scan } from './accounts';
 
 export type {
 	Dialect,
@@ -43,6 +45,8 @@ export interface Sandbox {
 	clearRequests(): void;
 	instanceToken(name: string): string;
 	addInstance(name: string, token?: string): void;
+	/** the phone scans the instance's QR code: the state turns open and CONNECTION_UPDATE is delivered */
+	scan(instance: string): Promise<boolean>;
 	webhookOf(instance: string): WebhookConfig | undefined;
 	failNext(opts: { status: number; message: string; times?: number; path?: string }): void;
 	injectMessage(instance: string, msg: IncomingMessage): Promise<RecordedDelivery | undefined>;
@@ -113,6 +117,12 @@ class SandboxImpl implements Sandbox {
 			sleep: (ms) => this.sleep(ms),
 			addChat: (e) => this.addChat(e),
 			emit: (inst, event, data) => void this.track(deliver(this.delivery, inst, event, data)),
+			server: {
+				addInstance: (name, token) => this.addInstance(name, token),
+				removeInstance: (name) => void this.instancesByName.delete(name),
+				chatLog: () => this.chat,
+				emitFor: (inst, event, data) => void this.track(deliver(this.delivery, inst, event, data)),
+			},
 		});
 		for (const i of options.instances ?? [{ name: 'demo' }]) this.addInstance(i.name, i.token);
 		this.server = createServer((req, res) => {
@@ -154,14 +164,23 @@ class SandboxImpl implements Sandbox {
 		return this.mustInstance(name).token;
 	}
 
-	addInstance(name: string, token?: string): void {
+	addInstance(name: string, token?: string): Instance {
 		const index = this.instanceCount++;
-		this.instancesByName.set(name, {
+		const inst: Instance = {
 			name,
 			token: token ?? randomUUID().toUpperCase(),
 			instanceId: randomUUID(),
 			jid: `55000000000${String(index % 100).padStart(2, '0')}@s.whatsapp.net`,
-		});
+		};
+		this.instancesByName.set(name, inst);
+		return inst;
+	}
+
+	async scan(instance: string): Promise<boolean> {
+		const inst = this.mustInstance(instance);
+		if (!scan(accountOf(inst))) return false;
+		await this.injectEvent(instance, 'connection.update', { instance: inst.name, state: 'open', statusReason: 200, wuid: inst.jid, profileName: inst.name });
+		return true;
 	}
 
 	webhookOf(instance: string): WebhookConfig | undefined {

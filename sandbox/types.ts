@@ -1,4 +1,5 @@
 /** The sandbox's public types and the shapes its parts share. */
+import type { Account } from './accounts';
 import type { Schema } from './validate';
 
 export type Dialect = 'documented' | 'v2';
@@ -79,7 +80,10 @@ export type ChatKind =
 	| 'status'
 	| 'presence'
 	| 'edit'
-	| 'archive';
+	| 'archive'
+	| 'read'
+	| 'delete'
+	| 'unread';
 
 /** One line of the per-instance chat log (see GET /_sandbox/chat/stream). */
 export interface ChatEntry {
@@ -125,6 +129,8 @@ export interface Instance {
 	jid: string;
 	webhook?: StoredWebhook;
 	settings?: Record<string, unknown>;
+	/** connection, groups, labels, blocks (./accounts.ts); made on first use */
+	account?: Account;
 }
 
 export interface Reply {
@@ -154,6 +160,18 @@ export interface RouteContext {
 	out(kind: ChatKind, chat: string, text: string, id?: string): void;
 	/** delivers an event of the instance to its webhook (in the background) */
 	emit(event: string, data: unknown): void;
+	/** the server's instances and history, for the management routes */
+	readonly server: ServerState;
+}
+
+/** What the management routes change or read beyond one instance. */
+export interface ServerState {
+	addInstance(name: string, token?: string): Instance;
+	removeInstance(name: string): void;
+	/** the chat log of every instance, oldest first */
+	chatLog(): readonly ChatEntry[];
+	/** delivers an event of any instance */
+	emitFor(inst: Instance, event: string, data: unknown): void;
 }
 
 /**

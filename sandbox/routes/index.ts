@@ -7,5 +7,18 @@ import { messageRoutes } from './message';
 import { chatRoutes } from './chat';
 import { settingsRoutes } from './settings';
 import { instanceRoutes } from './instance';
+import { lifecycleRoutes } from './lifecycle';
+import { groupRoutes } from './group';
+import { labelRoutes } from './label';
+import { historyRoutes } from './history';
 
-export const ROUTES: readonly RouteDef[] = [...messageRoutes, ...chatRoutes, ...settingsRoutes, ...instanceRoutes];
+export const ROUTES: readonly RouteDef[] = [
+	...messageRoutes,
+	...chatRoutes,
+	...settingsRoutes,
+	...instanceRoutes,
+	...lifecycleRoutes,
+	...groupRoutes,
+	...labelRoutes,
+	...historyRoutes,
+];

@@ -1,6 +1,7 @@
 /** /instance/*: routes about instances (no `{instance}` in the path for the list). */
 import type { RouteDef } from '../types';
 import { UNAUTHORIZED, sameSecret } from '../http';
+import { accountOf } from './account';
 
 export const instanceRoutes: RouteDef[] = [
 	{
@@ -13,7 +14,7 @@ export const instanceRoutes: RouteDef[] = [
 			const all = instances();
 			const visible = sameSecret(apikey, globalKey) ? all : all.filter((inst) => sameSecret(apikey, inst.token));
 			if (visible.length === 0) return UNAUTHORIZED;
-			return { status: 200, body: visible.map((inst) => ({ id: inst.instanceId, name: inst.name, connectionStatus: 'open', ownerJid: inst.jid })) };
+			return { status: 200, body: visible.map((inst) => ({ id: inst.instanceId, name: inst.name, connectionStatus: accountOf(inst).state, ownerJid: inst.jid, token: inst.token })) };
 		},
 	},
 ];

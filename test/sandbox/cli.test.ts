@@ -1,0 +1,97 @@
+/**
+ * What a developer sees of the sandbox's own tools: the state route shows no webhook secret,
+ * an event nobody subscribed says why and what to do, and `cli.ts send` prints the reply the
+ * injected message caused.
+ */
+import { createServer, Server } from 'http';
+import type { AddressInfo } from 'net';
+import { execFile } from 'child_process';
+import { join } from 'path';
+import type { Sandbox } from '../../sandbox/server';
+import { call, start } from './helpers';
+
+const ROOT = join(__dirname, '..', '..');
+
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+	return new Promise((resolve) => {
+		execFile(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'sandbox', 'cli.ts'), ...args], { timeout: 20000 }, (err, stdout, stderr) => {
+			resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+		});
+	});
+}
+
+async function control(sb: Sandbox, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+	const res = await fetch(sb.url + path, {
+		method,
+		headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	return { status: res.status, body: await res.json() };
+}
+
+describe('sandbox tools for developers', () => {
+	let sb: Sandbox;
+	let bot: Server;
+	let botUrl = '';
+	beforeAll(async () => {
+		sb = await start({ instances: [{ name: 'demo' }] });
+		// a stand-in for the n8n workflow: answers every incoming text with "echo: <text>"
+		bot = createServer((req, res) => {
+			const chunks: Buffer[] = [];
+			req.on('data', (c: Buffer) => chunks.push(c));
+			req.on('end', () => {
+				res.end('{}');
+				const delivery = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+				if (delivery.event !== 'messages.upsert') return;
+				void call(sb, '/message/sendText/demo', { number: delivery.data.key.remoteJid.split('@')[0], text: `echo: ${delivery.data.message.conversation}` });
+			});
+		});
+		await new Promise<void>((resolve) => bot.listen(0, '127.0.0.1', resolve));
+		botUrl = `http://127.0.0.1:${(bot.address() as AddressInfo).port}/webhook/abc?secret=S3CRET-VALUE`;
+		await call(sb, '/webhook/set/demo', { enabled: true, url: botUrl, webhookByEvents: false, webhookBase64: false, events: ['MESSAGES_UPSERT'] });
+	});
+	afterAll(async () => {
+		await sb.close();
+		await new Promise<void>((resolve) => {
+			bot.close(() => resolve());
+			bot.closeAllConnections();
+		});
+	});
+
+	it('GET /_sandbox/state shows the webhook URL with its query values masked', async () => {
+		const r = await control(sb, 'GET', '/_sandbox/state');
+		expect(r.body.instances[0].webhook.url).toBe(botUrl.replace('S3CRET-VALUE', '***'));
+		expect(JSON.stringify(r.body)).not.toContain('S3CRET-VALUE');
+	});
+
+	it('an event the webhook does not subscribe: not delivered, and the answer says why and what to do', async () => {
+		const r = await control(sb, 'POST', '/_sandbox/events', { instance: 'demo', event: 'CONNECTION_UPDATE' });
+		expect(r.body.delivered).toEqual({ ok: false, reason: 'no webhook enabled for this event', attempts: 0 });
+		expect(r.body.hint).toBe(
+			'the webhook of instance "demo" subscribes MESSAGES_UPSERT, not CONNECTION_UPDATE: add CONNECTION_UPDATE to the trigger\'s Events ' +
+				"and publish the workflow again (npm start's example watches MESSAGES_UPSERT only)",
+		);
+	});
+
+	it('GET /_sandbox/requests?since= lists only the requests from then on', async () => {
+		await call(sb, '/message/sendText/demo', { number: '5511999990000', text: 'before' });
+		const since = Date.now() + 1;
+		await new Promise((resolve) => setTimeout(resolve, 5));
+		await call(sb, '/message/sendText/demo', { number: '5511999990000', text: 'after' });
+		const r = await control(sb, 'GET', `/_sandbox/requests?since=${since}`);
+		expect(r.body.map((x: { body: { text: string } }) => x.body.text)).toEqual(['after']);
+	});
+
+	it('cli send prints the delivery and the reply the workflow sent; cli event prints why it was not delivered', async () => {
+		const sent = await cli(['send', '--url', sb.url, '--instance', 'demo', '--from', '5511988887777', '--text', 'hi there', '--wait', '4000']);
+		expect(sent.code).toBe(0);
+		const lines = sent.stdout.trim().split('\n');
+		expect(lines[0]).toBe('200 {"ok":true,"reason":"delivered","status":200,"attempts":1}');
+		expect(lines[1]).toBe('  reply: POST /message/sendText/demo -> 201 {"number":"5511988887777","text":"echo: hi there"}');
+		expect(lines).toHaveLength(2);
+
+		const event = await cli(['event', '--url', sb.url, '--instance', 'demo', 'connection']);
+		expect(event.stdout).toContain('"reason":"no webhook enabled for this event"');
+		expect(event.stdout).toContain('  why: the webhook of instance "demo" subscribes MESSAGES_UPSERT, not CONNECTION_UPDATE');
+	}, 30000);
+});
