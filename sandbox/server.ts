@@ -19,7 +19,7 @@ import { Dispatch, createDispatcher } from './dispatch';
 import { ROUTES } from './routes';
 import { control, isControlPath, sseFrame } from './control';
 import { accountOf } from './routes/account';
-import { scan } from './accounts';
+import { newGroup, scan } from './accounts';
 
 export type {
 	Dialect,
@@ -47,6 +47,8 @@ export interface Sandbox {
 	addInstance(name: string, token?: string): void;
 	/** the phone scans the instance's QR code: the state turns open and CONNECTION_UPDATE is delivered */
 	scan(instance: string): Promise<boolean>;
+	/** a group the instance is in, for tests: `id` (…@g.us), subject and participants' numbers */
+	addGroup(instance: string, group: { id: string; subject: string; participants: string[] }): void;
 	webhookOf(instance: string): WebhookConfig | undefined;
 	failNext(opts: { status: number; message: string; times?: number; path?: string }): void;
 	injectMessage(instance: string, msg: IncomingMessage): Promise<RecordedDelivery | undefined>;
@@ -174,6 +176,12 @@ class SandboxImpl implements Sandbox {
 		};
 		this.instancesByName.set(name, inst);
 		return inst;
+	}
+
+	addGroup(instance: string, group: { id: string; subject: string; participants: string[] }): void {
+		const inst = this.mustInstance(instance);
+		const made = newGroup(inst.jid, group.subject, '', group.participants, false);
+		accountOf(inst).groups.set(group.id, { ...made, id: group.id });
 	}
 
 	async scan(instance: string): Promise<boolean> {

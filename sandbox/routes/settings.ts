@@ -80,6 +80,24 @@ export const settingsRoutes: RouteDef[] = [
 	},
 	{
 		method: 'GET',
+		path: { v2: '/settings/find/{instance}' },
+		reply: ({ inst }) => ({
+			status: 200,
+			body: {
+				rejectCall: false,
+				msgCall: '',
+				groupsIgnore: false,
+				alwaysOnline: false,
+				readMessages: false,
+				readStatus: false,
+				syncFullHistory: false,
+				...inst.settings,
+				instanceId: inst.instanceId,
+			},
+		}),
+	},
+	{
+		method: 'GET',
 		path: { v2: '/webhook/find/{instance}' },
 		reply: ({ inst }) => ({ status: 200, body: inst.webhook ? { ...inst.webhook } : null }),
 	},

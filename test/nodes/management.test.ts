@@ -38,7 +38,7 @@ const cases: Case[] = [
 	{ title: 'Group → Update Setting "Only admins can send"', parameters: { resource: 'group', operation: 'updateSetting', groupJid: picked(GROUP), action: 'announcement' }, method: 'POST', path: '/group/updateSetting/demo', query: { groupJid: GROUP }, body: { action: 'announcement' } },
 	{ title: 'Group → Set Disappearing Messages to 7 days', parameters: { resource: 'group', operation: 'setEphemeral', groupJid: picked(GROUP), expiration: 604800 }, method: 'POST', path: '/group/toggleEphemeral/demo', query: { groupJid: GROUP }, body: { expiration: 604800 } },
 	{ title: 'Group → Get Invite Code', parameters: { resource: 'group', operation: 'getInviteCode', groupJid: picked(GROUP) }, method: 'GET', path: '/group/inviteCode/demo', query: { groupJid: GROUP } },
-	{ title: 'Group → Revoke Invite Code', parameters: { resource: 'group', operation: 'revokeInviteCode', groupJid: picked(GROUP) }, method: 'POST', path: '/group/revokeInviteCode/demo', query: { groupJid: GROUP }, body: {} },
+	{ title: 'Group → Revoke Invite Code', parameters: { resource: 'group', operation: 'revokeInviteCode', groupJid: picked(GROUP) }, method: 'POST', path: '/group/revokeInviteCode/demo', query: { groupJid: GROUP } },
 	{ title: 'Group → Send Invite (the group in the body, with @g.us)', parameters: { resource: 'group', operation: 'sendInvite', groupJid: { __rl: true, mode: 'id', value: '120363000000000001' }, numbers: '5511988880000', description: 'Join us' }, method: 'POST', path: '/group/sendInvite/demo', body: { groupJid: GROUP, description: 'Join us', numbers: ['5511988880000'] } },
 	{ title: 'Label → Add to Chat', parameters: { resource: 'label', operation: 'addToChat', number: '5511988880000', labelId: picked('1') }, method: 'POST', path: '/label/handleLabel/demo', body: { number: '5511988880000', labelId: '1', action: 'add' } },
 	{ title: 'Label → Remove From Chat', parameters: { resource: 'label', operation: 'removeFromChat', number: '5511988880000', labelId: picked('1') }, method: 'POST', path: '/label/handleLabel/demo', body: { number: '5511988880000', labelId: '1', action: 'remove' } },
@@ -48,6 +48,12 @@ const cases: Case[] = [
 
 describe('management operations send what the real server reads (v2)', () => {
 	const sandbox = useSandbox('v2');
+	beforeAll(() => sandbox.current.addGroup('demo', { id: GROUP, subject: 'Team', participants: ['5511988880000'] }));
+	beforeEach(async () => {
+		// a message to act on, then a clean request log
+		await sandbox.current.injectMessage('demo', { from: '5511988880000', id: '3EB0ABC', text: 'hello' });
+		sandbox.current.clearRequests();
+	});
 
 	test.each(cases)('$title', async ({ parameters, method, path, query, body }) => {
 		const result = await run(sandbox.current, parameters);
@@ -115,9 +121,40 @@ describe('the instance lifecycle (v2)', () => {
 		expect(connected.error).toBeUndefined();
 		expect(sandbox.current.requests.map((request) => [request.method, request.path])).toEqual([['GET', '/instance/connect/shop']]);
 		expect(connected.items[0].json).not.toHaveProperty('base64');
-		expect(connected.items[0].json).toMatchObject({ pairingCode: expect.anything(), code: expect.any(String) });
+		expect(connected.items[0].json).toMatchObject({ pairingCode: null, code: expect.any(String) });
 		expect(connected.items[0].binary?.data).toMatchObject({ mimeType: 'image/png', fileName: 'qrcode.png' });
 		expect(Buffer.from(connected.items[0].binary!.data.data, 'base64').subarray(0, 8)).toEqual(Buffer.from('89504e470d0a1a0a', 'hex'));
+
+		expect(await sandbox.current.scan('shop')).toBe(true);
+		const state = await run(sandbox.current, { resource: 'instance', operation: 'getState', instance: 'shop' });
+		expect(state.items[0].json).toEqual({ instance: { instanceName: 'shop', state: 'open' } });
+		const again = await run(sandbox.current, { resource: 'instance', operation: 'connect', instance: 'shop' });
+		expect(again.items[0].binary).toBeUndefined();
+		expect(again.items[0].json).toEqual({ instance: { instanceName: 'shop', state: 'open' } });
+	});
+
+	test('Connect with a pairing number gives a pairing code too', async () => {
+		await run(sandbox.current, { resource: 'instance', operation: 'create', instanceName: 'pairing', integration: 'WHATSAPP-BAILEYS', qrcode: false });
+		sandbox.current.clearRequests();
+		const result = await run(sandbox.current, { resource: 'instance', operation: 'connect', instance: 'pairing', number: '+55 11 98888-0000' });
+		expect(sandbox.current.requests.map((request) => [request.path, request.query])).toEqual([['/instance/connect/pairing', { number: '5511988880000' }]]);
+		expect(result.items[0].json.pairingCode).toMatch(/^[0-9A-F]{8}$/);
+	});
+
+	test('Restart of an instance that is not connected is an error, though the server answers 200', async () => {
+		await run(sandbox.current, { resource: 'instance', operation: 'create', instanceName: 'idle', integration: 'WHATSAPP-BAILEYS', qrcode: false });
+		const result = await run(sandbox.current, { resource: 'instance', operation: 'restart', instance: 'idle' });
+		expect(sandbox.current.requests.at(-1)?.status).toBe(200);
+		expect(result.error?.message).toMatch(/^"Operation" failed on the server: .*instance is not connected \[item 0\]$/);
+	});
+
+	test('Log Out and Delete', async () => {
+		const out = await run(sandbox.current, { resource: 'instance', operation: 'logout', instance: 'shop' });
+		expect(out.items[0].json).toEqual({ status: 'SUCCESS', error: false, response: { message: 'Instance logged out' } });
+		const gone = await run(sandbox.current, { resource: 'instance', operation: 'delete', instance: 'shop' });
+		expect(gone.error).toBeUndefined();
+		const after = await run(sandbox.current, { resource: 'instance', operation: 'getState', instance: 'shop' });
+		expect(after.error?.message).toMatch(/The "shop" instance does not exist \(HTTP 404\)/);
 	});
 
 	test('an instance name of "." is refused before sending', async () => {

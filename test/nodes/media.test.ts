@@ -216,9 +216,12 @@ describe('Download Media (v2)', () => {
 
 	test('the file of a received message becomes binary data; the JSON keeps no base64', async () => {
 		const jpeg = Buffer.from('ffd8ffe000104a46494600010100000100010000ffd9', 'hex');
-		const delivery = await sandbox.current.injectMessage('demo', { from: '5511988880000', image: { base64: jpeg.toString('base64'), mimetype: 'image/jpeg', caption: 'hi' } } as never);
-		const messageId = delivery?.messageId ?? (sandbox.current as unknown as { lastIncomingId?: string }).lastIncomingId;
-		expect(messageId).toEqual(expect.any(String));
+		await sandbox.current.injectMessage('demo', {
+			from: '5511988880000',
+			id: '3AINJECTEDPHOTO1',
+			media: { kind: 'image', base64: jpeg.toString('base64'), mimetype: 'image/jpeg', caption: 'hi' },
+		});
+		const messageId = '3AINJECTEDPHOTO1';
 		sandbox.current.clearRequests();
 
 		const result = await run(sandbox.current, { resource: 'message', operation: 'downloadMedia', messageId });

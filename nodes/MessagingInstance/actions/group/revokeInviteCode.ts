@@ -7,5 +7,4 @@ export const revokeInviteCode = groupRoute({
 	description: 'Make the current invite link stop working and get a new one',
 	method: 'POST',
 	path: '/group/revokeInviteCode',
-	body: () => ({}),
 });
