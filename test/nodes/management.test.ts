@@ -157,6 +157,18 @@ describe('the instance lifecycle (v2)', () => {
 		expect(after.error?.message).toMatch(/The "shop" instance does not exist \(HTTP 404\)/);
 	});
 
+	test('a token the user chose for a new instance never shows in an error', async () => {
+		const create = { resource: 'instance', operation: 'create', instanceName: 'taken', integration: 'WHATSAPP-BAILEYS', qrcode: false };
+		await run(sandbox.current, create);
+		sandbox.current.clearRequests();
+		const result = await run(sandbox.current, { ...create, options: { token: 'MY-OWN-TOKEN-123' } });
+		expect(result.error?.message).toMatch(/already in use\. \(HTTP 403\)$/);
+		expect(sandbox.current.requests[0].body).toMatchObject({ token: 'MY-OWN-TOKEN-123' });
+		// The token stays where the user typed it (the workflow's node parameters) and nowhere else.
+		const { node: _node, ...error } = result.error as unknown as Record<string, unknown>;
+		expect(JSON.stringify({ ...error, message: result.error?.message, stack: result.error?.stack })).not.toContain('MY-OWN-TOKEN-123');
+	});
+
 	test('an instance name of "." is refused before sending', async () => {
 		const result = await run(sandbox.current, { resource: 'instance', operation: 'create', instanceName: '.', integration: 'WHATSAPP-BAILEYS', qrcode: true });
 		expect(result.error?.message).toMatch(/^"Instance Name" cannot be "\." \[item 0\]$/);

@@ -147,6 +147,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 						body: built.body,
 						qs: built.query,
 						extraWaitMs: requestedWaitMs(built.body),
+						secrets: operation.secretsOf?.(built.body),
 					},
 					itemIndex,
 				);

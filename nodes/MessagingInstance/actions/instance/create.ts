@@ -115,6 +115,7 @@ export const createInstance: Operation = {
 		},
 	],
 	path: '/instance/create',
+	secretsOf: (body) => (typeof body?.token === 'string' ? [body.token] : []),
 	buildBody: (params, dialect) => {
 		const instanceName = params.text('instanceName', 'Instance Name').trim();
 		if (instanceName === '.' || instanceName === '..' || instanceName.length > 100) {
