@@ -45,6 +45,7 @@ import {
 	replyWorkflow,
 } from './workflows';
 import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium';
+import { setUpV2, v2CliChecks, v2ServerChecks, type E2eTools, type V2Run } from './v2';
 import { REPLY_PREFIX } from '../scripts/demo-workflow';
 import { startPlayground, type Playground } from '../scripts/start';
 
@@ -332,6 +333,7 @@ async function main(): Promise<void> {
 	const sandbox: Sandbox = await startSandbox({ dialect: 'documented', instances: [{ name: 'demo' }] });
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-'));
 	let n8n: N8nHandle | undefined;
+	let v2: V2Run | undefined;
 	// n8n runs in its own process group: stop it on Ctrl-C too.
 	for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 		process.once(sig, () => {
@@ -397,10 +399,18 @@ async function main(): Promise<void> {
 			}
 		});
 
+		// --- (f)–(i) the v2.x operations through `n8n execute`, against a v2 sandbox ------
+		const tools: E2eTools = { version, userFolder, check, waitFor };
+		v2 = await setUpV2(tools);
+		await v2CliChecks(tools, v2);
+
 		// --- start the server -----------------------------------------------------------
 		n8n = await startN8n({ version, userFolder, echo: VERBOSE });
 		console.log(`e2e: n8n ${version} ready in ${(n8n.startupMs / 1000).toFixed(1)} s at ${n8n.url}`);
 		const rest: RestClient = await setupOwnerAndLogin(n8n.url);
+
+		// --- (j) a trigger on the v2 sandbox → Download Media → a hash of the file ---------
+		await v2ServerChecks(tools, v2, rest);
 
 		// --- (c) node types -------------------------------------------------------------
 		await check('(c) n8n exposes messagingInstance, messagingInstanceTrigger and the messagingInstanceTool variant', async () => {
@@ -531,6 +541,7 @@ async function main(): Promise<void> {
 	} finally {
 		await n8n?.stop().catch(() => undefined);
 		await sandbox.close().catch(() => undefined);
+		await v2?.sandbox.close().catch(() => undefined);
 		if (process.env.E2E_KEEP === '1') console.log(`e2e: user folder kept at ${userFolder}`);
 		else fs.rmSync(userFolder, { recursive: true, force: true });
 		if (tarball && !process.env.E2E_TARBALL) fs.rmSync(path.dirname(tarball), { recursive: true, force: true });
