@@ -2,8 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 /**
  * Everything that differs between the two dialects of the interface, as data: each entry is
- * a fact from the dialect table of `server-behaviour.md` (shared/spec, beside this
- * repository), and operations read these facts to build their own bodies.
+ * a fact of how the published interface and real v2.x servers differ (the README's
+ * credential section lists them), and operations read these facts to build their own bodies.
  */
 export type DialectName = 'documented' | 'v2';
 
@@ -97,8 +97,6 @@ export interface Dialect {
 	readonly supportsWebhookHeaders: boolean;
 	/** Whether the server can be asked which webhook an instance has (`GET /webhook/find`). */
 	readonly hasWebhookFind: boolean;
-	/** @deprecated use `webhookBody(dialect, settings)`; kept while the trigger moves over. */
-	webhookBody(settings: WebhookSettings): IDataObject;
 }
 
 /** The Set Webhook body in the dialect's shape; used by the action node and the trigger. */
@@ -134,7 +132,6 @@ const documented: Dialect = {
 	webhookStyle: 'flat',
 	supportsWebhookHeaders: false,
 	hasWebhookFind: false,
-	webhookBody: (settings) => webhookBody(documented, settings),
 };
 
 const v2: Dialect = {
@@ -153,7 +150,6 @@ const v2: Dialect = {
 	webhookStyle: 'nested',
 	supportsWebhookHeaders: true,
 	hasWebhookFind: true,
-	webhookBody: (settings) => webhookBody(v2, settings),
 };
 
 const DIALECTS: Record<DialectName, Dialect> = { documented, v2 };
