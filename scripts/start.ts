@@ -4,7 +4,7 @@
  *  1. makes sure the pinned n8n is installed (first run: ~3 GB, 5-7 minutes, with progress);
  *  2. packs the package (its prepack builds it) and installs the tarball into the dev n8n's
  *     community-package folder, the way a user installs it;
- *  3. starts the sandbox server on 8181 (documented dialect, instance `demo`, fixed dev key);
+ *  3. starts the sandbox server on 8181 (v2 dialect, so every operation can be tried; instance `demo`, fixed dev key);
  *  4. starts n8n on 5678 with the persistent user folder .n8n-dev/ (git-ignored); its output
  *     goes to .n8n-dev/n8n.log. The first time only, it creates the owner account, the
  *     credential "Sandbox (dev)" and the published example workflow "Reply to every incoming
@@ -134,7 +134,7 @@ async function followSandboxAddress(rest: RestClient, state: DevState, sandboxUr
 		return false;
 	}
 	const baseUrl = String(cred.data?.baseUrl ?? '').replace(/\/+$/, '');
-	if (baseUrl === sandboxUrl) return true;
+	if (baseUrl === sandboxUrl && cred.data?.dialect === 'v2') return true;
 	// Runs before the address was recorded used a local sandbox address too.
 	const ours = state.sandboxUrl ?? (/^http:\/\/127\.0\.0\.1:\d+$/.test(baseUrl) ? baseUrl : undefined);
 	if (baseUrl !== ours) {
@@ -145,8 +145,9 @@ async function followSandboxAddress(rest: RestClient, state: DevState, sandboxUr
 		return false;
 	}
 	// n8n keeps secret fields it sent redacted when they come back unchanged.
-	await rest.call('PATCH', `/credentials/${id}`, { name: cred.name, type: cred.type, data: { ...cred.data, baseUrl: sandboxUrl } });
-	note(`DEV_SANDBOX_PORT changed: the credential "${cred.name}" now points to ${sandboxUrl} (was ${baseUrl})`);
+	await rest.call('PATCH', `/credentials/${id}`, { name: cred.name, type: cred.type, data: { ...cred.data, baseUrl: sandboxUrl, dialect: 'v2' } });
+	if (baseUrl !== sandboxUrl) note(`DEV_SANDBOX_PORT changed: the credential "${cred.name}" now points to ${sandboxUrl} (was ${baseUrl})`);
+	if (cred.data?.dialect !== 'v2') note(`the credential "${cred.name}" now speaks the v2 dialect, as the sandbox does`);
 	state.sandboxUrl = sandboxUrl;
 	return true;
 }
@@ -211,7 +212,8 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
 	const { startSandbox } = await import('../sandbox/server');
 	const sandbox = await startSandbox({
 		port: opts.sandboxPort,
-		dialect: 'documented',
+		// v2, as most servers are: every operation (media, instances, groups) works in the playground.
+		dialect: 'v2',
 		apiKey: DEV_API_KEY,
 		instances: [{ name: DEMO_INSTANCE }],
 	}).catch((e: NodeJS.ErrnoException) => {
@@ -239,7 +241,7 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
 				{
 					name: DEV_CREDENTIAL_NAME,
 					type: 'messagingInstanceApi',
-					data: { baseUrl: sandbox.url, apiKey: DEV_API_KEY, dialect: 'documented', instance: DEMO_INSTANCE },
+					data: { baseUrl: sandbox.url, apiKey: DEV_API_KEY, dialect: 'v2', instance: DEMO_INSTANCE },
 				},
 				version,
 			);
