@@ -10,6 +10,7 @@ import { configEventName, eventsOf, dottedEventName } from './events';
 import { isObject, maskUrl, readBody, send } from './http';
 import { summarize } from './delivery';
 import { CHAT_PAGE_HTML } from './chatPage';
+import type { MediaStore } from './media';
 
 export interface ControlHost {
 	readonly url: string;
@@ -27,6 +28,7 @@ export interface ControlHost {
 	qrData(inst: Instance): Record<string, unknown>;
 	/** adds a live chat client; returns the function that removes it */
 	addStream(res: ServerResponse, instance: string | undefined): () => void;
+	readonly media: MediaStore;
 }
 
 /** Is this one of the sandbox's own routes? */
@@ -66,6 +68,8 @@ export async function control(
 ): Promise<void> {
 	const json = (status: number, body: unknown): void => send(res, status, body);
 	const key = `${method} ${path.replace(/\/+$/, '') || '/'}`;
+	const file = /^GET \/_sandbox\/media\/([^/]+)\/([^/]+)$/.exec(key);
+	if (file) return serveMedia(sb, file[1], file[2], res);
 	switch (key) {
 		case 'GET /':
 			return json(200, { status: 200, message: 'Sandbox messaging instance server is working', dialect: sb.dialect, chat: `${sb.url}/chat` });
@@ -125,9 +129,9 @@ export async function control(
 			const media = b.media;
 			if (
 				media !== undefined &&
-				!(isObject(media) && ['image', 'audio', 'video', 'document'].includes(String(media.kind)) && typeof media.mimetype === 'string' && typeof media.base64 === 'string')
+				!(isObject(media) && ['image', 'audio', 'video', 'document', 'sticker'].includes(String(media.kind)) && typeof media.mimetype === 'string' && typeof media.base64 === 'string')
 			) {
-				return json(400, { error: '"media" must be {"kind": "image"|"audio"|"video"|"document", "mimetype": string, "base64": string, "fileName"?: string, "caption"?: string}' });
+				return json(400, { error: '"media" must be {"kind": "image"|"audio"|"video"|"document"|"sticker", "mimetype": string, "base64": string, "fileName"?: string, "caption"?: string}' });
 			}
 			if (!sb.instance(b.instance)) return json(404, { error: `The "${b.instance}" instance does not exist` });
 			const before = sb.chat.length;
@@ -195,4 +199,25 @@ function hint(sb: ControlHost, instance: string, event: string, delivery: Record
 			`the webhook of instance "${instance}" subscribes ${w.events.join(', ') || 'no events'}, not ${name}: ` +
 			`add ${name} to the trigger's Events and publish the workflow again (npm start's example watches MESSAGES_UPSERT only)`,
 	};
+}
+
+/** GET /_sandbox/media/<instance>/<messageId>: the stored file, as received (a URL-sent file redirects). */
+function serveMedia(sb: ControlHost, instance: string, messageId: string, res: ServerResponse): void {
+	let stored;
+	try {
+		stored = sb.media.get(decodeURIComponent(instance), decodeURIComponent(messageId));
+	} catch {
+		stored = undefined;
+	}
+	if (!stored) return send(res, 404, { error: 'no media stored for this message' });
+	if (!stored.bytes && stored.url) {
+		res.writeHead(302, { Location: stored.url, 'Content-Length': 0 });
+		res.end();
+		return;
+	}
+	const bytes = stored.bytes ?? Buffer.alloc(0);
+	const headers: Record<string, string | number> = { 'Content-Type': stored.mimetype, 'Content-Length': bytes.length, 'X-Content-Type-Options': 'nosniff' };
+	if (stored.fileName) headers['Content-Disposition'] = `inline; filename*=UTF-8''${encodeURIComponent(stored.fileName)}`;
+	res.writeHead(200, headers);
+	res.end(bytes);
 }

@@ -6,6 +6,7 @@ import type { Body, ChatEntry, Dialect, Instance, RecordedRequest, Reply, RouteC
 import { validate } from './validate';
 import { UNAUTHORIZED, badRequest, errorBody, notFound, sameSecret } from './http';
 import { hasAccount, numberCheck } from './messages';
+import type { MediaStore } from './media';
 
 /** What the dispatcher needs of the running sandbox. */
 export interface DispatchHost {
@@ -20,6 +21,7 @@ export interface DispatchHost {
 	addChat(e: Omit<ChatEntry, 'seq' | 'at' | 'time'>): void;
 	emit(inst: Instance, event: string, data: unknown): void;
 	readonly server: ServerState;
+	readonly media: MediaStore;
 }
 
 interface Compiled {
@@ -116,7 +118,18 @@ export function createDispatcher(routes: readonly RouteDef[], host: DispatchHost
 			apikey: given,
 			globalKey: host.apiKey,
 			instances: () => host.instances(),
-			out: (kind, chat, text, id) => host.addChat({ direction: 'out', instance: current.name, chat, kind, text, body, messageId: id }),
+			out: (kind, chat, text, id, extra) =>
+				host.addChat({
+					direction: 'out',
+					instance: current.name,
+					chat,
+					kind,
+					text,
+					body: extra?.body ?? body,
+					messageId: id,
+					...(extra?.media ? { media: extra.media } : {}),
+				}),
+			media: host.media,
 			emit: (event, data) => host.emit(current, event, data),
 			server: host.server,
 		};

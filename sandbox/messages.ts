@@ -84,7 +84,7 @@ export function isReaction(value: string): boolean {
 }
 
 export interface IncomingMedia {
-	kind: 'image' | 'audio' | 'video' | 'document';
+	kind: 'image' | 'audio' | 'video' | 'document' | 'sticker';
 	mimetype: string;
 	base64: string;
 	fileName?: string;

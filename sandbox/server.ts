@@ -18,6 +18,8 @@ import { DeliveryHost, deliver, post } from './delivery';
 import { Dispatch, createDispatcher } from './dispatch';
 import { ROUTES } from './routes';
 import { control, isControlPath, sseFrame } from './control';
+import { MediaStore, StoredMedia } from './media';
+import { mediaPath } from './routes/media';
 import { accountOf } from './routes/account';
 import { newGroup, scan } from './accounts';
 
@@ -32,6 +34,7 @@ export type {
 	RouteDef,
 } from './types';
 export type { IncomingMessage, IncomingMedia } from './messages';
+export type { StoredMedia, MediaMessageType } from './media';
 export { DOCUMENTED_EVENTS, V2_EVENTS, eventsOf, configEventName, dottedEventName } from './events';
 
 export interface Sandbox {
@@ -56,6 +59,10 @@ export interface Sandbox {
 	injectConnectionUpdate(instance: string, state: 'open' | 'connecting' | 'close' | 'refused'): Promise<RecordedDelivery | undefined>;
 	injectQrCode(instance: string): Promise<RecordedDelivery | undefined>;
 	redeliver(delivery: RecordedDelivery): Promise<RecordedDelivery>;
+	/** the file of a media message the instance sent or received (as received: exact bytes, or the URL) */
+	mediaOf(instance: string, messageId: string): StoredMedia | undefined;
+	/** every stored media file, oldest first */
+	storedMedia(): StoredMedia[];
 	/** resolves once every delivery under way (e.g. SEND_MESSAGE after a send) has finished */
 	settled(): Promise<void>;
 	close(): Promise<void>;
@@ -76,6 +83,7 @@ class SandboxImpl implements Sandbox {
 	readonly deliveries: RecordedDelivery[] = [];
 	readonly chat: ChatEntry[] = [];
 	readonly maxDelayMs: number;
+	readonly media = new MediaStore();
 
 	private readonly instancesByName = new Map<string, Instance>();
 	private readonly failRules: FailRule[] = [];
@@ -119,6 +127,7 @@ class SandboxImpl implements Sandbox {
 			sleep: (ms) => this.sleep(ms),
 			addChat: (e) => this.addChat(e),
 			emit: (inst, event, data) => void this.track(deliver(this.delivery, inst, event, data)),
+			media: this.media,
 			server: {
 				addInstance: (name, token) => this.addInstance(name, token),
 				removeInstance: (name) => void this.instancesByName.delete(name),
@@ -213,6 +222,14 @@ class SandboxImpl implements Sandbox {
 		const data = upsertData(msg, inst.instanceId, inst.webhook?.webhookBase64 ?? false);
 		const key = data.key as { remoteJid: string; id: string };
 		const summary = msg.media ? `[${msg.media.kind}] ${msg.media.caption ?? msg.text ?? msg.media.fileName ?? ''}`.trim() : (msg.text ?? '');
+		const m = msg.media;
+		if (m) {
+			// kept as given, for Download Media and the chat page
+			const bytes = Buffer.from(m.base64, 'base64');
+			const caption = m.kind === 'audio' ? undefined : (m.caption ?? msg.text);
+			const fileName = m.kind === 'document' ? (m.fileName ?? 'document') : m.fileName;
+			this.media.put({ instance, messageId: key.id, mediaType: `${m.kind}Message`, mimetype: m.mimetype, fileName, caption, bytes, incoming: true });
+		}
 		this.addChat({
 			direction: 'in',
 			instance,
@@ -222,6 +239,7 @@ class SandboxImpl implements Sandbox {
 			body: msg,
 			messageId: key.id,
 			pushName: data.pushName as string,
+			...(m ? { media: { url: mediaPath(instance, key.id), mimetype: m.mimetype, fileName: m.fileName, caption: m.caption ?? msg.text, size: Buffer.byteLength(m.base64, 'base64') } } : {}),
 		});
 		return this.track(deliver(this.delivery, inst, 'messages.upsert', data));
 	}
@@ -292,6 +310,14 @@ class SandboxImpl implements Sandbox {
 		});
 	}
 
+	mediaOf(instance: string, messageId: string): StoredMedia | undefined {
+		return this.media.get(instance, messageId);
+	}
+
+	storedMedia(): StoredMedia[] {
+		return this.media.all();
+	}
+
 	instance(name: string): Instance | undefined {
 		return this.instancesByName.get(name);
 	}
@@ -304,6 +330,7 @@ class SandboxImpl implements Sandbox {
 		this.clearRequests();
 		this.chat.length = 0;
 		this.failRules.length = 0;
+		this.media.clear();
 		for (const c of this.sseClients) c.res.write('event: reset\ndata: {}\n\n');
 	}
 

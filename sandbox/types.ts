@@ -1,6 +1,7 @@
 /** The sandbox's public types and the shapes its parts share. */
 import type { Account } from './accounts';
 import type { Schema } from './validate';
+import type { MediaStore } from './media';
 
 export type Dialect = 'documented' | 'v2';
 
@@ -106,6 +107,18 @@ export interface ChatEntry {
 	messageId?: string;
 	/** incoming: the contact's display name */
 	pushName?: string;
+	/** a media message: where the chat page loads the file from (GET /_sandbox/media/…) */
+	media?: ChatMedia;
+}
+
+export interface ChatMedia {
+	/** path on the sandbox, `/_sandbox/media/<instance>/<messageId>` (or the URL it was sent as) */
+	url: string;
+	mimetype: string;
+	fileName?: string;
+	caption?: string;
+	/** bytes stored (0 for a URL) */
+	size: number;
 }
 
 export interface StoredWebhook {
@@ -156,8 +169,10 @@ export interface RouteContext {
 	/** the server's global key */
 	readonly globalKey: string;
 	readonly instances: () => Instance[];
-	/** adds an outgoing line to the chat page, with this request's body */
-	out(kind: ChatKind, chat: string, text: string, id?: string): void;
+	/** adds an outgoing line to the chat page, with this request's body (or `extra.body`) */
+	out(kind: ChatKind, chat: string, text: string, id?: string, extra?: { body?: unknown; media?: ChatMedia }): void;
+	/** the media every instance sent and received */
+	readonly media: MediaStore;
 	/** delivers an event of the instance to its webhook (in the background) */
 	emit(event: string, data: unknown): void;
 	/** the server's instances and history, for the management routes */

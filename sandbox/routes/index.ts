@@ -7,6 +7,7 @@ import { messageRoutes } from './message';
 import { chatRoutes } from './chat';
 import { settingsRoutes } from './settings';
 import { instanceRoutes } from './instance';
+import { mediaRoutes } from './media';
 import { lifecycleRoutes } from './lifecycle';
 import { groupRoutes } from './group';
 import { labelRoutes } from './label';
@@ -14,6 +15,7 @@ import { historyRoutes } from './history';
 
 export const ROUTES: readonly RouteDef[] = [
 	...messageRoutes,
+	...mediaRoutes,
 	...chatRoutes,
 	...settingsRoutes,
 	...instanceRoutes,
