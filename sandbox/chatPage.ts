@@ -10,8 +10,9 @@
  * message), lists (sections and rows), buttons, locations (with an OpenStreetMap link),
  * status posts (in their background colour). Reactions show as a badge on the message they
  * react to; edits replace the edited text (marked "edited"); presence ("typing…"), edits,
- * reactions and archiving also show as small centred notices. Incoming media show as an
- * image or a file chip. A banner warns when the instance has no webhook registered (the page
+ * reactions and archiving also show as small centred notices. Media of both directions show
+ * from the stored file (GET /_sandbox/media/…): images and stickers inline, video and audio
+ * with players, documents by name with a link; contacts as cards, polls with their options. A banner warns when the instance has no webhook registered (the page
  * polls GET /_sandbox/state every few seconds).
  *
  * Stable hooks for browser tests: #instance, #from, #pushName, #message, #send, #reset,
@@ -81,6 +82,14 @@ export const CHAT_PAGE_HTML = `<!doctype html>
   .bubble .edited { font-style:italic; margin-right:4px; }
   .bubble img { display:block; max-width:min(100%, 260px); max-height:260px; min-width:48px; min-height:48px; object-fit:contain; border-radius:6px; margin:2px 0 4px; background:#0000000d; }
   .bubble .file { display:flex; align-items:center; gap:8px; background:#0000000d; border-radius:6px; padding:8px; margin:2px 0 4px; }
+  .bubble img.sticker { background:none; max-width:160px; max-height:160px; }
+  .bubble video { display:block; max-width:min(100%, 320px); max-height:260px; border-radius:6px; margin:2px 0 4px; background:#000; }
+  .bubble audio { display:block; width:min(280px, 100%); margin:2px 0 4px; }
+  .bubble .file a { color:var(--link); text-decoration:none; word-break:break-all; }
+  .bubble .contact { display:flex; gap:10px; align-items:center; background:#0000000d; border-radius:6px; padding:8px; margin:2px 0 4px; }
+  .bubble .contact .avatar { width:36px; height:36px; border-radius:50%; background:#7c8c95; color:#fff; display:flex; align-items:center; justify-content:center; font-weight:600; }
+  .bubble .contact small { display:block; color:var(--muted); font-size:12.5px; }
+  .bubble .poll .option { border:1px solid #0000001a; border-radius:6px; padding:5px 8px; margin-top:4px; }
   .bubble .file b { font-size:11px; background:#7c8c95; color:#fff; border-radius:4px; padding:2px 5px; text-transform:uppercase; }
   .bubble.location .map { display:flex; align-items:center; justify-content:center; height:96px; margin:2px -5px 6px; border-radius:6px;
     background:repeating-linear-gradient(0deg, #0000 0 23px, #ffffff99 23px 25px), repeating-linear-gradient(90deg, #0000 0 23px, #ffffff99 23px 25px), #cfe3c3; }
@@ -223,19 +232,53 @@ export const CHAT_PAGE_HTML = `<!doctype html>
     line(body, 'footer', 'Status update · visible to ' + who);
   }
 
+  // media of both directions: entry.media points at the stored file (GET /_sandbox/media/...)
   function renderMedia(body, entry, b) {
+    var stored = entry.media || null;
     var media = b.media || {};
-    if (entry.kind === 'image' && media.base64) {
-      var img = el('img'); img.src = 'data:' + media.mimetype + ';base64,' + media.base64; img.alt = media.caption || 'image';
+    var src = stored ? stored.url : (media.base64 ? 'data:' + media.mimetype + ';base64,' + media.base64 : '');
+    var name = (stored && stored.fileName) || media.fileName || b.fileName || '';
+    var kind = entry.kind;
+    if ((kind === 'image' || kind === 'sticker') && src) {
+      var img = el('img', kind === 'sticker' ? 'sticker' : ''); img.src = src; img.alt = (stored && stored.caption) || media.caption || kind;
       body.appendChild(img);
+    } else if (kind === 'video' && src) {
+      var video = el('video'); video.controls = true; video.preload = 'metadata'; video.src = src;
+      body.appendChild(video);
+    } else if (kind === 'audio' && src) {
+      var audio = el('audio'); audio.controls = true; audio.preload = 'metadata'; audio.src = src;
+      body.appendChild(audio);
     } else {
       var file = el('div', 'file');
-      file.appendChild(el('b', '', entry.kind));
-      file.appendChild(el('span', '', media.fileName || media.mimetype || entry.kind));
+      file.appendChild(el('b', '', kind));
+      var label = name || (stored && stored.mimetype) || media.mimetype || kind;
+      if (src) { var a = el('a', '', label); a.href = src; a.download = name || ''; a.target = '_blank'; file.appendChild(a); }
+      else file.appendChild(el('span', '', label));
       body.appendChild(file);
     }
-    var caption = media.caption || b.text;
+    var caption = (stored && stored.caption) || media.caption || (entry.direction === 'out' ? b.caption : b.text);
     if (caption) { var c = el('div', 'content', caption); body.appendChild(c); }
+  }
+
+  function renderContacts(body, b) {
+    (b.contact || []).forEach(function (c) {
+      var card = el('div', 'contact');
+      card.appendChild(el('div', 'avatar', str(c.fullName).slice(0, 1).toUpperCase() || '?'));
+      var info = el('div', '');
+      info.appendChild(el('div', 'title', str(c.fullName)));
+      [c.phoneNumber, c.organization, c.email, c.url].forEach(function (v) { if (v) info.appendChild(el('small', '', str(v))); });
+      card.appendChild(info);
+      body.appendChild(card);
+    });
+  }
+
+  function renderPoll(body, b) {
+    body.appendChild(el('div', 'title', '📊 ' + str(b.name)));
+    var count = Number(b.selectableCount) || 0;
+    line(body, 'footer', count === 1 ? 'Select one option' : count === 0 ? 'Select any options' : 'Select up to ' + count + ' options');
+    var list = el('div', 'poll');
+    (b.values || []).forEach(function (v) { list.appendChild(el('div', 'option', '○ ' + str(v))); });
+    body.appendChild(list);
   }
 
   function notice(entry, b) {
@@ -303,7 +346,9 @@ export const CHAT_PAGE_HTML = `<!doctype html>
       case 'buttons': extra = renderButtons(body, b); break;
       case 'location': renderLocation(body, b); break;
       case 'status': renderStatus(body, b); break;
-      case 'image': case 'audio': case 'video': case 'document': renderMedia(body, entry, b); break;
+      case 'image': case 'audio': case 'video': case 'document': case 'sticker': renderMedia(body, entry, b); break;
+      case 'contact': renderContacts(body, b); break;
+      case 'poll': renderPoll(body, b); break;
       case 'text': {
         var q = b.quoted;
         if (q && q.key) {

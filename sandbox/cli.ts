@@ -9,6 +9,7 @@
  *
  *   tsx sandbox/cli.ts send --url http://127.0.0.1:8080 --instance demo --from 5511999990000
  *                      [--text "hello"] [--push-name Ana] [--image [path]] [--wait 5000]
+ *                      [--file report.pdf [--kind image|audio|video|document|sticker]]
  *       injects an incoming message into a running sandbox (POST /_sandbox/messages), then
  *       prints the requests the sandbox received in reply (waits at most --wait ms).
  *
@@ -17,7 +18,7 @@
  *       reaches a workflow only if its trigger watches that event; otherwise "why:" says so.
  */
 import { readFileSync } from 'fs';
-import { extname } from 'path';
+import { basename, extname } from 'path';
 import { startSandbox, Dialect } from './server';
 import { TINY_PNG_BASE64 } from './messages';
 
@@ -61,6 +62,13 @@ function fail(message: string): never {
 }
 
 const MIME: Record<string, string> = {
+	'.pdf': 'application/pdf',
+	'.txt': 'text/plain',
+	'.mp4': 'video/mp4',
+	'.mp3': 'audio/mpeg',
+	'.ogg': 'audio/ogg',
+	'.opus': 'audio/ogg',
+	'.m4a': 'audio/mp4',
 	'.png': 'image/png',
 	'.jpg': 'image/jpeg',
 	'.jpeg': 'image/jpeg',
@@ -143,7 +151,15 @@ async function send(p: Parsed): Promise<void> {
 			? { kind: 'image', mimetype: MIME[extname(path).toLowerCase()] ?? 'image/jpeg', base64: readFileSync(path).toString('base64'), caption: text }
 			: { kind: 'image', mimetype: 'image/png', base64: TINY_PNG_BASE64, caption: text };
 	}
-	if (body.text === undefined && body.media === undefined) fail('give --text and/or --image');
+	if (p.flags.has('file')) {
+		const path = need(p, 'file');
+		const mimetype = MIME[extname(path).toLowerCase()] ?? 'application/octet-stream';
+		const guessed = mimetype.startsWith('image/') ? 'image' : mimetype.startsWith('video/') ? 'video' : mimetype.startsWith('audio/') ? 'audio' : 'document';
+		const kind = one(p, 'kind', guessed) as string;
+		if (!['image', 'audio', 'video', 'document', 'sticker'].includes(kind)) fail('--kind must be image, audio, video, document or sticker');
+		body.media = { kind, mimetype, base64: readFileSync(path).toString('base64'), fileName: basename(path), caption: text };
+	}
+	if (body.text === undefined && body.media === undefined) fail('give --text, --image or --file');
 	const waitMs = Number(one(p, 'wait', '5000'));
 	if (!Number.isFinite(waitMs) || waitMs < 0 || waitMs > 60000) fail('--wait must be 0..60000 ms');
 	const answer = await post(url, '/_sandbox/messages', body);

@@ -7,6 +7,7 @@ import { createServer, Server } from 'http';
 import type { AddressInfo } from 'net';
 import { execFile } from 'child_process';
 import { join } from 'path';
+import { readFileSync } from 'fs';
 import type { Sandbox } from '../../sandbox/server';
 import { call, start } from './helpers';
 
@@ -89,6 +90,13 @@ describe('sandbox tools for developers', () => {
 		expect(lines[0]).toBe('200 {"ok":true,"reason":"delivered","status":200,"attempts":1}');
 		expect(lines[1]).toBe('  reply: POST /message/sendText/demo -> 201 {"number":"5511988887777","text":"echo: hi there"}');
 		expect(lines).toHaveLength(2);
+
+		const pdf = join(ROOT, 'LICENSE.md');
+		const withFile = await cli(['send', '--url', sb.url, '--instance', 'demo', '--from', '5511988887777', '--file', pdf, '--kind', 'document', '--wait', '0']);
+		expect(withFile.stdout.split('\n')[0]).toBe('200 {"ok":true,"reason":"delivered","status":200,"attempts":1}');
+		const injected = sb.chat.filter((e) => e.direction === 'in').at(-1)!;
+		expect(injected).toMatchObject({ kind: 'document', media: { mimetype: 'application/octet-stream', fileName: 'LICENSE.md' } });
+		expect(sb.mediaOf('demo', injected.messageId!)!.bytes!.equals(readFileSync(pdf))).toBe(true);
 
 		const event = await cli(['event', '--url', sb.url, '--instance', 'demo', 'connection']);
 		expect(event.stdout).toContain('"reason":"no webhook enabled for this event"');
