@@ -29,6 +29,8 @@ export interface ControlHost {
 	/** adds a live chat client; returns the function that removes it */
 	addStream(res: ServerResponse, instance: string | undefined): () => void;
 	readonly media: MediaStore;
+	/** the phone scans the instance's QR code (a `connecting` instance turns `open`) */
+	scan(instance: string): Promise<boolean>;
 }
 
 /** Is this one of the sandbox's own routes? */
@@ -163,6 +165,17 @@ export async function control(
 			}
 			const delivery = await sb.injectEvent(b.instance, dotted, data ?? {});
 			return json(200, { delivered: summarize(delivery), ...hint(sb, b.instance, b.event, delivery), delivery: delivery ? publicDelivery(delivery) : null });
+		}
+		case 'POST /_sandbox/scan': {
+			// What the phone does with the QR code of a connecting instance (Instance → Connect).
+			const b = await readJson(req);
+			if (!b || typeof b.instance !== 'string') return json(400, { error: 'body must be {"instance": string}' });
+			const inst = sb.instance(b.instance);
+			if (!inst) return json(404, { error: `The "${b.instance}" instance does not exist` });
+			const scanned = await sb.scan(b.instance);
+			return scanned
+				? json(200, { instance: b.instance, state: 'open' })
+				: json(409, { error: `The "${b.instance}" instance is not waiting for a scan: run Instance → Connect first` });
 		}
 		case 'GET /_sandbox/chat/history':
 			return json(200, sb.chat.filter((c) => !query.instance || c.instance === query.instance));
