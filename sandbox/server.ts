@@ -19,7 +19,7 @@ import { Dispatch, createDispatcher } from './dispatch';
 import { ROUTES } from './routes';
 import { control, isControlPath, sseFrame } from './control';
 import { MediaStore, StoredMedia } from './media';
-import { mediaPath } from './routes/media';
+import { mediaPath } from './routes/send';
 import { accountOf } from './routes/account';
 import { newGroup, scan } from './accounts';
 

@@ -6,62 +6,15 @@
  * The sandbox stores the file as received (no JPEG/WebP/Opus conversion as the real server
  * does), so tests can compare bytes; multipart uploads (`file`) are not served.
  */
-import type { ChatKind, ChatMedia, Reply, RouteContext, RouteDef } from '../types';
+import type { Reply, RouteContext, RouteDef } from '../types';
 import { messageResult, toJid } from '../messages';
-import { MediaMessageType, StoredMedia, extensionOf, isBase64, isMediaUrl, mediaFields, mimeOfName } from '../media';
+import { extensionOf, isBase64, isMediaUrl, mimeOfName } from '../media';
 import { bool, sendBody, str } from '../schemas';
 import type { Schema } from '../validate';
-import { sent } from './message';
+import { sendFile, sent } from './send';
 
 const OWNED_MEDIA = 'Owned media must be a url or base64';
 const MAX_URL_DOWNLOAD = 50 * 1024 * 1024;
-
-/** The chat page's link to a stored file. */
-export function mediaPath(instance: string, messageId: string): string {
-	return `/_sandbox/media/${encodeURIComponent(instance)}/${encodeURIComponent(messageId)}`;
-}
-
-/** The body as the chat log keeps it: long media strings replaced by their length. */
-function chatBody(body: Record<string, unknown>, field: string): Record<string, unknown> {
-	const value = body[field];
-	if (typeof value !== 'string' || value.length <= 200 || isMediaUrl(value)) return body;
-	return { ...body, [field]: `(base64, ${value.length} characters)` };
-}
-
-interface FileSend {
-	kind: ChatKind;
-	mediaType: MediaMessageType;
-	/** the body field holding the URL or base64 */
-	field: string;
-	mimetype: string;
-	fileName?: string;
-	caption?: string;
-	/** more fields of the message content (ptt, seconds, fileName of a document …) */
-	content?: Record<string, unknown>;
-}
-
-/** Stores the file of a send, answers like every send (chat line, SEND_MESSAGE, 201). */
-function sendFile(ctx: RouteContext, f: FileSend): Reply {
-	const media: string = ctx.body[f.field];
-	const url = isMediaUrl(media) ? media : undefined;
-	const bytes = url === undefined ? Buffer.from(media, 'base64') : undefined;
-	const result = messageResult(toJid(ctx.body.number), {});
-	const id = result.key.id;
-	result.message = {
-		[f.mediaType]: {
-			...mediaFields(id, f.mimetype, bytes),
-			...(f.caption !== undefined ? { caption: f.caption } : {}),
-			...(f.content ?? {}),
-		},
-	};
-	const stored: StoredMedia = { instance: ctx.inst.name, messageId: id, mediaType: f.mediaType, mimetype: f.mimetype, fileName: f.fileName, caption: f.caption, bytes, url, incoming: false };
-	ctx.media.put(stored);
-	const shown: ChatMedia = { url: url ?? mediaPath(ctx.inst.name, id), mimetype: f.mimetype, fileName: f.fileName, caption: f.caption, size: bytes?.length ?? 0 };
-	const summary = `[${f.kind}] ${f.caption ?? f.fileName ?? ''}`.trim();
-	ctx.out(f.kind, result.key.remoteJid, summary, id, { body: chatBody(ctx.body, f.field), media: shown });
-	ctx.emit('send.message', result);
-	return { status: 201, body: result };
-}
 
 /** The file a send with a single media field needs: a URL or raw base64. */
 const ownedMedia =
