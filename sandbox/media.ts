@@ -124,7 +124,7 @@ export class MediaStore {
 	private readonly byKey = new Map<string, StoredMedia>();
 	private total = 0;
 
-	constructor(private readonly maxBytes = 512 * 1024 * 1024) {}
+	constructor(private readonly maxBytes = 256 * 1024 * 1024) {}
 
 	put(media: StoredMedia): void {
 		const key = `${media.instance}\u0000${media.messageId}`;

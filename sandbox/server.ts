@@ -63,6 +63,8 @@ export interface Sandbox {
 	mediaOf(instance: string, messageId: string): StoredMedia | undefined;
 	/** every stored media file, oldest first */
 	storedMedia(): StoredMedia[];
+	/** forgets every stored media file (they are kept across clearRequests(), up to 256 MB) */
+	clearMedia(): void;
 	/** resolves once every delivery under way (e.g. SEND_MESSAGE after a send) has finished */
 	settled(): Promise<void>;
 	close(): Promise<void>;
@@ -316,6 +318,10 @@ class SandboxImpl implements Sandbox {
 
 	storedMedia(): StoredMedia[] {
 		return this.media.all();
+	}
+
+	clearMedia(): void {
+		this.media.clear();
 	}
 
 	instance(name: string): Instance | undefined {

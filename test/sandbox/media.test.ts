@@ -199,6 +199,15 @@ describe('v2 media routes', () => {
 			expect((await download('3AINCOMINGIMG01')).body).toMatchObject({ mediaType: 'imageMessage', fileName: '3AINCOMINGIMG01.png', caption: 'look', mimetype: 'image/png', base64: PNG.toString('base64') });
 		});
 
+		it('clearRequests() keeps the files; clearMedia() forgets them', async () => {
+			await sb.injectMessage('demo', { from: '5511988880000', id: '3AKEPT', media: { kind: 'image', mimetype: 'image/png', base64: PNG.toString('base64') } });
+			sb.clearRequests();
+			expect((await download('3AKEPT')).status).toBe(201);
+			sb.clearMedia();
+			expect(sb.mediaOf('demo', '3AKEPT')).toBeUndefined();
+			expect((await download('3AKEPT')).body).toEqual(service('Message not found'));
+		});
+
 		it('an unknown id or no message: 400 with the server’s words', async () => {
 			expect((await download('NOPE')).body).toEqual(service('Message not found'));
 			expect((await call(sb, '/chat/getBase64FromMediaMessage/demo', {})).body).toEqual(service("TypeError: Cannot read properties of undefined (reading 'key')"));
