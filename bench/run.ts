@@ -8,7 +8,9 @@
  *   2. trigger overhead: deliveries per second through the trigger's webhook() vs a bare
  *      JSON.parse, and the cost of a 1 MB media file as binary data (bench/triggerBench.ts);
  *   3. load cost: requiring the built nodes and the credential; the tarball's size
- *      (bench/loadCost.ts).
+ *      (bench/loadCost.ts);
+ *   4. media from binary: a 16 MB video against a bare fetch of the same body, and 1,000
+ *      images of 100 kB against n8n's HTTP Request node (bench/mediaBench.ts).
  *
  * Env: BENCH_ROUNDS (default 5; medians of that many rounds), BENCH_SIZES (default
  * "1000,10000"), BENCH_N8N_VERSION (default the pinned one), BENCH_SKIP_N8N=1 (parts 2 and
@@ -25,6 +27,7 @@ import { DEFAULT_N8N_VERSION, ensureN8n, packRepo, type N8nRuntime } from '../sc
 import type { Sandbox } from '../sandbox/server';
 import type { LoopResult } from './fetchLoop';
 import { measureLoadCost, tarballInfo, type LoadCost, type TarballInfo } from './loadCost';
+import { mediaBench } from './mediaBench';
 import { startN8nBench, type N8nContender, type RunMeasure } from './n8nSend';
 import { envInt, envList, fmt, fmtRatio, log, max, mb, median, min, table } from './util';
 
@@ -306,7 +309,7 @@ async function main(): Promise<void> {
 	const tarball = await packRepo(fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-bench-pack-')));
 	const tar = tarballInfo(tarball);
 
-	const sections: string[][] = [[], [], []];
+	const sections: string[][] = [[], [], [], []];
 	log('load cost');
 	loadSection(measureLoadCost(rt.nodeBin, Math.max(ROUNDS, 5)), tar, sections[2]);
 	log('trigger overhead');
@@ -320,6 +323,12 @@ async function main(): Promise<void> {
 	} else {
 		log(`sending: rounds ${ROUNDS}, sizes ${SIZES.join(', ')}`);
 		await sendBench(rt, tarball, sections[0]);
+		log('media from binary');
+		try {
+			await mediaBench(tarball, VERSION, ROUNDS, sections[3]);
+		} catch (e) {
+			sections[3].push('## 4. Media from binary data', '', `**Not measured:** ${(e as Error).message}`);
+		}
 	}
 	fs.rmSync(path.dirname(tarball), { recursive: true, force: true });
 

@@ -12,6 +12,7 @@ import { normaliseBaseUrl } from './baseUrl';
 import { dialectOf, type Dialect } from './dialect';
 import { notJsonError, toApiError } from './errors';
 import { MAX_TIMER_MS, requestTimeoutMs } from './deadline';
+import { jsonBody } from './jsonBody';
 import { redactError } from './redact';
 
 export const CREDENTIAL_TYPE = 'messagingInstanceApi';
@@ -95,13 +96,14 @@ export async function apiRequest(
 	const path =
 		request.instance === undefined ? request.route : `${request.route}/${encodeURIComponent(request.instance)}`;
 	const url = `${connection.baseUrl}${path}`;
+	const body = request.body ? jsonBody(request.body) : undefined;
 	let response: IN8nHttpFullResponse;
 	try {
 		response = (await ctx.helpers.httpRequest({
 			method: request.method ?? 'POST',
 			url,
-			headers: { apikey: connection.apiKey },
-			body: request.body,
+			headers: Buffer.isBuffer(body) ? { apikey: connection.apiKey, 'content-type': 'application/json' } : { apikey: connection.apiKey },
+			body,
 			...(request.qs && Object.keys(request.qs).length > 0 ? { qs: request.qs } : {}),
 			json: true,
 			returnFullResponse: true,

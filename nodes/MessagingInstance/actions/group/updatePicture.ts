@@ -1,4 +1,4 @@
-import { checkKind, mediaSourceProperties, readMedia } from '../message/media';
+import { checkKind, mediaSourceProperties, mediaValue, readMedia } from '../message/media';
 import { groupRoute } from './route';
 
 export const updatePicture = groupRoute({
@@ -12,6 +12,6 @@ export const updatePicture = groupRoute({
 	body: async (params) => {
 		const file = await readMedia(params, {});
 		checkKind(params, 'image', file, 'File');
-		return { image: file.media };
+		return { image: mediaValue(file) };
 	},
 });

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { Base64Text } from '../../../shared/jsonBody';
 import { recipientProperty } from '../fields';
 import { quoted } from '../normalise';
 import type { ItemParameters } from '../parameters';
@@ -192,6 +193,14 @@ export async function readMedia(
 	return file;
 }
 
+/**
+ * The file as the body carries it: a URL as text; base64 as a Base64Text, which the
+ * transport writes into the request without JSON.stringify copying it.
+ */
+export function mediaValue(file: MediaFile): IDataObject | string {
+	return file.fromUrl ? file.media : (new Base64Text(file.media) as unknown as IDataObject);
+}
+
 /** Refuses a file whose MIME type the chosen media type cannot carry; a file of unknown type goes as it is. */
 export function checkKind(params: ItemParameters, kind: MediaKind, file: MediaFile, label: string): void {
 	if (kind === 'document' || file.mimeType === undefined) return;
@@ -235,7 +244,7 @@ export function singleFileSend(spec: {
 			const options = messageOptions(params);
 			const file = await readMedia(params, {});
 			checkKind(params, spec.kind, file, 'File');
-			return { number, [spec.field]: file.media, ...options };
+			return { number, [spec.field]: mediaValue(file), ...options };
 		},
 	};
 }

@@ -1,7 +1,7 @@
 import { recipientProperty } from '../fields';
 import type { Operation } from '../types';
 import { mediaOptionsProperty, messageOptions } from './common';
-import { checkKind, fileNameFor, kindOf, mediaSourceProperties, readMedia, type MediaKind } from './media';
+import { checkKind, fileNameFor, kindOf, mediaSourceProperties, mediaValue, readMedia, type MediaKind } from './media';
 
 const MEDIA_TYPES: MediaKind[] = ['image', 'video', 'audio', 'document'];
 
@@ -79,7 +79,7 @@ export const sendMedia: Operation = {
 			mediatype,
 			...(file.mimeType ? { mimetype: file.mimeType } : {}),
 			...(caption !== '' ? { caption } : {}),
-			media: file.media,
+			media: mediaValue(file),
 			...(fileName ? { fileName } : {}),
 			...sendOptions,
 		};

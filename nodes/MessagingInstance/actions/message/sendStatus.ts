@@ -1,6 +1,8 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { isHexColour, quoted } from '../normalise';
 import type { Operation } from '../types';
-import { checkKind, readMedia, type SourceParameters } from './media';
+import { checkKind, mediaValue, readMedia, type SourceParameters } from './media';
 
 /** An audio status can come from a file (v2.x servers convert it); images and videos go as URLs, as the server reads them. */
 const AUDIO_SOURCE: SourceParameters = { source: 'contentSource', binary: 'binaryPropertyName', url: 'content', base64: 'contentBase64' };
@@ -122,7 +124,7 @@ export const sendStatus: Operation = {
 			params.fail('Type', `${quoted(type)} is not accepted by a ${dialect.label} server (use ${dialect.statusTypes.join(', ')})`);
 		}
 		const source = type === 'audio' ? params.text('contentSource', 'Audio Source') : 'url';
-		let content: string;
+		let content: IDataObject | string;
 		if (source === 'url') {
 			content = params.text('content', 'Content');
 		} else {
@@ -131,7 +133,7 @@ export const sendStatus: Operation = {
 			}
 			const file = await readMedia(params, {}, AUDIO_SOURCE);
 			checkKind(params, 'audio', file, 'Audio Source');
-			content = file.media;
+			content = mediaValue(file);
 		}
 		const caption = params.textOrEmpty('caption', 'Caption');
 		const backgroundColor = params.text('backgroundColor', 'Background Color').trim();
