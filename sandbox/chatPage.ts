@@ -104,6 +104,8 @@ export const CHAT_PAGE_HTML = `<!doctype html>
   .bubble.notice .who { display:none; }
   .reactions { position:absolute; bottom:-12px; right:8px; background:#fff; border-radius:12px; padding:0 6px; font-size:14px; line-height:22px; box-shadow:0 1px 2px #0003; }
   .bubble.reacted { margin-bottom:12px; }
+  .bubble .ticks { color:#53bdeb; }
+  .bubble.deleted .content { font-style:italic; opacity:.7; }
   footer { display:flex; gap:8px; padding:10px 16px; background:#f0f2f5; align-items:flex-end; border-top:1px solid #0000000f; }
   footer .as { font-size:12px; color:var(--muted); align-self:center; white-space:nowrap; max-width:30%; overflow:hidden; text-overflow:ellipsis; }
   footer textarea { flex:1; font:inherit; padding:9px 12px; border-radius:8px; border:1px solid #d1d7db; resize:none; height:42px; max-height:160px; background:#fff; }
@@ -136,6 +138,7 @@ export const CHAT_PAGE_HTML = `<!doctype html>
   <label>Contact name <input id="pushName" data-testid="pushName" value="Sandbox Contact" autocomplete="off"></label>
   <span class="spacer"></span>
   <span id="status" data-testid="status">connecting…</span>
+  <button id="scan" data-testid="scan" hidden title="Scan the instance's QR code as the phone would: it turns open">Scan QR code</button>
   <button id="reset" data-testid="reset" title="Clear the chat log and the recorded requests of the sandbox">Clear</button>
 </header>
 <div id="hint" data-testid="hint" hidden></div>
@@ -313,13 +316,26 @@ export const CHAT_PAGE_HTML = `<!doctype html>
       }
       case 'archive':
         return (b.archive ? 'archived' : 'unarchived') + ' the chat with ' + chatLabel(entry.chat);
+      case 'read': {
+        var r = target(entry.messageId);
+        if (r) { r.classList.add('read'); var rm = r.querySelector('.meta'); if (rm && !rm.querySelector('.ticks')) rm.appendChild(el('span', 'ticks', ' ✓✓ read')); }
+        return 'marked ' + (r ? '“' + short(textOf(r), 40) + '”' : 'message ' + entry.messageId) + ' as read';
+      }
+      case 'delete': {
+        var d = target(entry.messageId);
+        var was = d ? textOf(d) : '';
+        if (d) { d.classList.add('deleted'); var dc = d.querySelector('.content'); if (dc) { dc.textContent = '🚫 This message was deleted'; } }
+        return 'deleted ' + (was ? '“' + short(was, 40) + '”' : 'message ' + entry.messageId) + ' for everyone';
+      }
+      case 'unread':
+        return 'marked the chat with ' + chatLabel(entry.chat) + ' as unread';
     }
     return entry.text;
   }
 
   function render(entry) {
     var b = entry.body || {};
-    var isNotice = ['presence', 'reaction', 'edit', 'archive'].indexOf(entry.kind) >= 0;
+    var isNotice = ['presence', 'reaction', 'edit', 'archive', 'read', 'delete', 'unread'].indexOf(entry.kind) >= 0;
     var div = el('div', 'bubble ' + entry.direction + ' ' + entry.kind + (isNotice ? ' notice' : ''));
     div.setAttribute('data-testid', 'bubble-' + entry.direction);
     div.setAttribute('data-kind', entry.kind);
@@ -448,6 +464,7 @@ export const CHAT_PAGE_HTML = `<!doctype html>
     var h = $('hint');
     var name = $('instance').value;
     var i = instances[name];
+    $('scan').hidden = !(i && i.connection === 'connecting');
     if (!i || (i.webhook && i.webhook.enabled && (i.webhook.events || []).indexOf('MESSAGES_UPSERT') >= 0)) { h.hidden = true; return; }
     h.hidden = false;
     h.textContent = 'Instance "' + name + '" has no webhook for MESSAGES_UPSERT yet: what you send is shown here but not delivered. Activate a workflow with the Messaging Instance Trigger (or call Set Webhook) and it will be.';
@@ -483,6 +500,11 @@ export const CHAT_PAGE_HTML = `<!doctype html>
   $('pushName').addEventListener('input', who);
   $('instance').addEventListener('change', connect);
   $('reset').addEventListener('click', function () { fetch('/_sandbox/reset', { method: 'POST' }); });
+  $('scan').addEventListener('click', function () {
+    fetch('/_sandbox/scan', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ instance: $('instance').value }) })
+      .then(function (r) { return r.json(); })
+      .then(function (r) { setStatus(r.error ? 'scan failed: ' + r.error : $('instance').value + ' connected', r.error ? 'down' : 'live'); refresh(); });
+  });
   who();
   clear();
   refresh(true).then(connect);

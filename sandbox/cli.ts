@@ -13,6 +13,10 @@
  *       injects an incoming message into a running sandbox (POST /_sandbox/messages), then
  *       prints the requests the sandbox received in reply (waits at most --wait ms).
  *
+ *   tsx sandbox/cli.ts scan --url http://127.0.0.1:8080 --instance shop
+ *       the phone scans the QR code of an instance that Instance → Connect left connecting
+ *       (POST /_sandbox/scan): the instance turns open and CONNECTION_UPDATE is delivered.
+ *
  *   tsx sandbox/cli.ts event --url http://127.0.0.1:8080 --instance demo connection|qrcode [--state open]
  *       injects a CONNECTION_UPDATE or QRCODE_UPDATED event (POST /_sandbox/events). It
  *       reaches a workflow only if its trigger watches that event; otherwise "why:" says so.
@@ -180,6 +184,10 @@ async function event(p: Parsed): Promise<void> {
 	}
 }
 
+async function scan(p: Parsed): Promise<void> {
+	await post(need(p, 'url'), '/_sandbox/scan', { instance: one(p, 'instance', 'demo') });
+}
+
 async function serve(p: Parsed): Promise<void> {
 	const dialect = one(p, 'dialect', 'documented');
 	if (dialect !== 'documented' && dialect !== 'v2') fail('--dialect must be documented or v2');
@@ -239,8 +247,10 @@ async function main(): Promise<void> {
 			return send(p);
 		case 'event':
 			return event(p);
+		case 'scan':
+			return scan(p);
 		default:
-			fail(`unknown command "${p.positional[0]}" (serve, send, event; --help)`);
+			fail(`unknown command "${p.positional[0]}" (serve, send, event, scan; --help)`);
 	}
 }
 

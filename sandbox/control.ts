@@ -92,6 +92,8 @@ export async function control(
 						: null,
 					settings: i.settings ?? null,
 					chat: sb.chat.filter((c) => c.instance === i.name).length,
+					// the phone's connection (Instance → Connect, a scan): instances given at start are open
+					connection: i.account?.state ?? 'open',
 				})),
 				counts: { requests: sb.requests.length, deliveries: sb.deliveries.length, chat: sb.chat.length },
 			});
