@@ -365,6 +365,8 @@ async function main(): Promise<void> {
 	console.log(`  chat page       ${sandbox.url}/chat`);
 	console.log(`  webhook         ${webhookStatus}`);
 	console.log(`  send a message  npm run sandbox -- send --url ${sandbox.url} --instance ${DEMO_INSTANCE} --from 5511999990000 --text hello`);
+	console.log(`  connect a phone Instance → Create, then Connect (QR code as binary); scan it with the chat page's button`);
+	console.log(`                  or: npm run sandbox -- scan --url ${sandbox.url} --instance <name>   (README: onboarding recipe)`);
 	console.log(`  n8n log         ${path.relative(process.cwd(), logFile) || logFile}`);
 	console.log(`  stop            Ctrl-C`);
 	console.log(`${line}\n`);
