@@ -195,9 +195,13 @@ export async function mediaBench(tarball: string, version: string, rounds: numbe
 			for (const c of ['control', 'action', 'httpRequest'] as Contender[]) images[c].push((await run(c, IMAGES, IMAGE_BYTES, 'image')).ms);
 			log(`media round ${round + 1}/${rounds}: video ${fmt(va.ms - vc.ms)} ms vs bare ${fmt(video.bare.at(-1)!)} ms; images ours ${fmt(images.action.at(-1)! - images.control.at(-1)!)} ms, HTTP Request ${fmt(images.httpRequest.at(-1)! - images.control.at(-1)!)} ms`);
 		}
+		// Medians of per-round figures: a round's contenders ran back to back on the same machine state.
 		const videoCost = median(video.action.map((ms, i) => ms - video.control[i]));
 		const bareCost = median(video.bare);
-		const growth = median(video.growth.map((g, i) => g - video.controlGrowth[i]));
+		const videoRatio = median(video.action.map((ms, i) => (ms - video.control[i]) / video.bare[i]));
+		const imageRatio = median(images.action.map((ms, i) => (ms - images.control[i]) / (images.httpRequest[i] - images.control[i])));
+		// The whole run's growth, the Code node's copy of the file included: an upper bound.
+		const growth = median(video.growth);
 		const oursPer = median(images.action.map((ms, i) => (ms - images.control[i]) / IMAGES));
 		const httpPer = median(images.httpRequest.map((ms, i) => (ms - images.control[i]) / IMAGES));
 		out.push('## 4. Media from binary data', '');
@@ -205,13 +209,13 @@ export async function mediaBench(tarball: string, version: string, rounds: numbe
 			table(
 				['case', 'ours', 'reference', 'ratio', 'target'],
 				[
-					[`one ${mb(VIDEO_BYTES, 0)} video, Send Media from binary vs a bare fetch of the same JSON body`, `${fmt(videoCost)} ms`, `${fmt(bareCost)} ms`, fmtRatio(videoCost / bareCost), '≤ 1.5×'],
-					[`n8n's RSS growth while sending it, beyond the control's`, mb(growth), `file ${mb(VIDEO_BYTES, 0)}`, fmtRatio(growth / VIDEO_BYTES), '< 4×'],
-					[`${fmt(IMAGES)} images of ${mb(IMAGE_BYTES, 1)}, per message, vs HTTP Request with the same bodies`, `${fmt(oursPer * 1000)} µs`, `${fmt(httpPer * 1000)} µs`, fmtRatio(oursPer / httpPer), '≤ 0.6×'],
+					[`one ${mb(VIDEO_BYTES, 0)} video, Send Media from binary vs a bare fetch of the same JSON body`, `${fmt(videoCost)} ms`, `${fmt(bareCost)} ms`, fmtRatio(videoRatio), '≤ 1.5×'],
+					[`n8n's RSS growth during that run (making the file included)`, mb(growth), `file ${mb(VIDEO_BYTES, 0)}`, fmtRatio(growth / VIDEO_BYTES), '< 4×'],
+					[`${fmt(IMAGES)} images of ${mb(IMAGE_BYTES, 1)}, per message, vs HTTP Request with the same bodies`, `${fmt(oursPer * 1000)} µs`, `${fmt(httpPer * 1000)} µs`, fmtRatio(imageRatio), '≤ 0.6×'],
 				],
 			),
 		);
-		out.push('', `Medians of ${rounds} rounds; control workflow (Webhook + Code making the files) subtracted; n8n's default binary-data mode.`);
+		out.push('', `Medians of ${rounds} rounds (ratios: medians of per-round ratios); control workflow (Webhook + Code making the files) subtracted; n8n's default binary-data mode.`);
 	} finally {
 		await n8n.stop().catch(() => undefined);
 		await sandbox.close().catch(() => undefined);

@@ -15,7 +15,8 @@
  * Env: BENCH_ROUNDS (default 5; medians of that many rounds), BENCH_SIZES (default
  * "1000,10000"), BENCH_N8N_VERSION (default the pinned one), BENCH_SKIP_N8N=1 (parts 2 and
  * 3 only), BENCH_VERBOSE=1 (echo n8n's output), BENCH_TRIGGER_DELIVERIES (20000 per round),
- * BENCH_TRIGGER_MEDIA (20 per round).
+ * BENCH_TRIGGER_MEDIA (20 per round), BENCH_MEDIA_ROUNDS (part 4; default max(rounds, 5)),
+ * BENCH_MEDIA_IMAGES (part 4; default 1000).
  * Prints the tables and writes them to bench/results/latest.md (git-ignored).
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -325,7 +326,7 @@ async function main(): Promise<void> {
 		await sendBench(rt, tarball, sections[0]);
 		log('media from binary');
 		try {
-			await mediaBench(tarball, VERSION, ROUNDS, sections[3]);
+			await mediaBench(tarball, VERSION, Number(process.env.BENCH_MEDIA_ROUNDS || Math.max(ROUNDS, 5)), sections[3]);
 		} catch (e) {
 			sections[3].push('## 4. Media from binary data', '', `**Not measured:** ${(e as Error).message}`);
 		}
