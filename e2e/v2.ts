@@ -148,7 +148,7 @@ function downloadWorkflow(credId: string): WorkflowSpec {
 
 export interface V2Run {
 	sandbox: Sandbox;
-	ids: Record<'media' | 'onboarding' | 'state' | 'group' | 'history' | 'download', string>;
+	ids: Record<'media' | 'onboarding' | 'state' | 'group' | 'history' | 'download' | 'every', string>;
 }
 
 /** Starts the v2 sandbox and imports the credential and workflows (before n8n serves). */
@@ -160,15 +160,16 @@ export async function setUpV2(tools: E2eTools): Promise<V2Run> {
 		type: 'messagingInstanceApi',
 		data: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, dialect: 'v2' },
 	});
-	const [media, onboarding, state, group, history, download] = await importWorkflows(tools.userFolder, [
+	const [media, onboarding, state, group, history, download, every] = await importWorkflows(tools.userFolder, [
 		mediaWorkflow(credId),
 		onboardingWorkflow(credId),
 		stateWorkflow(credId),
 		groupWorkflow(credId),
 		historyWorkflow(credId),
 		downloadWorkflow(credId),
+		everyV2Workflow(credId),
 	]);
-	return { sandbox, ids: { media, onboarding, state, group, history, download } };
+	return { sandbox, ids: { media, onboarding, state, group, history, download, every } };
 }
 
 function ran(result: { ok: boolean; code: number | null; stdout: string; data?: any }): void {
@@ -229,6 +230,8 @@ export async function v2CliChecks(tools: E2eTools, run: V2Run): Promise<void> {
 		assert.equal(out['Participants']?.length, 3, `participants ${JSON.stringify(out['Participants']).slice(0, 300)}`);
 	});
 
+	await everyV2Checks(tools, sandbox, run.ids.every);
+
 	await tools.check('(i) history: Get Many with Return All reads every page of the chat (120 messages)', async () => {
 		for (let n = 0; n < 120; n++) await sandbox.injectMessage('demo', { from: '5511966660000', text: `history ${n}` });
 		const before = sent(sandbox, '/chat/findMessages/demo').length;
@@ -258,5 +261,87 @@ export async function v2ServerChecks(tools: E2eTools, run: V2Run, rest: RestClie
 		const reply = await tools.waitFor('the hash reply', () => sent(sandbox, '/message/sendText/demo').find((r: any) => String(r.body?.text).startsWith('sha256:')), 30000);
 		assert.equal(reply.body.text, `sha256:${expected}`);
 		await rest.deactivate(run.ids.download);
+	});
+}
+
+/** Every other v2 operation, one node each, fanned out from one Manual Trigger (n8n runs them top to bottom). */
+interface V2Op {
+	node: string;
+	parameters: Record<string, unknown>;
+	method: string;
+	path: string;
+	query?: Record<string, string>;
+	body?: unknown;
+}
+
+const GROUP = '120363000000000077@g.us';
+const LEFT_GROUP = '120363000000000078@g.us';
+const inGroup = (value: string) => ({ __rl: true, mode: 'list', value });
+const KEY = { remoteJid: '5511933330000@s.whatsapp.net', messageId: '3AE2EKEY0001', fromMe: false };
+
+export const V2_OPERATIONS: V2Op[] = [
+	{ node: 'Mark as Read', parameters: { resource: 'message', operation: 'markAsRead', ...KEY }, method: 'POST', path: '/chat/markMessageAsRead/demo', body: { readMessages: [{ remoteJid: KEY.remoteJid, fromMe: false, id: KEY.messageId }] } },
+	{ node: 'Mark Unread', parameters: { resource: 'chat', operation: 'markUnread', chat: KEY.remoteJid, messageId: KEY.messageId, fromMe: false }, method: 'POST', path: '/chat/markChatUnread/demo', body: { lastMessage: { key: { remoteJid: KEY.remoteJid, fromMe: false, id: KEY.messageId } }, chat: KEY.remoteJid } },
+	{ node: 'Chats', parameters: { resource: 'chat', operation: 'getMany', limit: 5 }, method: 'POST', path: '/chat/findChats/demo', body: { where: {}, take: 5, skip: 0 } },
+	{ node: 'Contacts', parameters: { resource: 'contact', operation: 'getMany', returnAll: true }, method: 'POST', path: '/chat/findContacts/demo', body: { where: {}, page: 1, offset: 100 } },
+	{ node: 'Profile', parameters: { resource: 'contact', operation: 'getProfile', number: '5511933330000' }, method: 'POST', path: '/chat/fetchProfile/demo', body: { number: '5511933330000' } },
+	{ node: 'Picture', parameters: { resource: 'contact', operation: 'getProfilePicture', number: '5511933330000' }, method: 'POST', path: '/chat/fetchProfilePictureUrl/demo', body: { number: '5511933330000' } },
+	{ node: 'Block', parameters: { resource: 'contact', operation: 'updateBlock', number: '5511933330000', status: 'block' }, method: 'POST', path: '/chat/updateBlockStatus/demo', body: { number: '5511933330000', status: 'block' } },
+	{ node: 'Instances', parameters: { resource: 'instance', operation: 'getMany', returnAll: true }, method: 'GET', path: '/instance/fetchInstances' },
+	{ node: 'Presence', parameters: { resource: 'instance', operation: 'setPresence', presence: 'available' }, method: 'POST', path: '/instance/setPresence/demo', body: { presence: 'available' } },
+	{ node: 'Group', parameters: { resource: 'group', operation: 'get', groupJid: inGroup(GROUP) }, method: 'GET', path: '/group/findGroupInfos/demo', query: { groupJid: GROUP } },
+	{ node: 'Groups', parameters: { resource: 'group', operation: 'getMany', returnAll: true, getParticipants: false }, method: 'GET', path: '/group/fetchAllGroups/demo', query: { getParticipants: 'false' } },
+	{ node: 'Add Participant', parameters: { resource: 'group', operation: 'updateParticipants', groupJid: inGroup(GROUP), action: 'add', participants: '5511922220000' }, method: 'POST', path: '/group/updateParticipant/demo', query: { groupJid: GROUP }, body: { action: 'add', participants: ['5511922220000'] } },
+	{ node: 'Description', parameters: { resource: 'group', operation: 'updateDescription', groupJid: inGroup(GROUP), description: 'About us' }, method: 'POST', path: '/group/updateGroupDescription/demo', query: { groupJid: GROUP }, body: { description: 'About us' } },
+	{ node: 'Group Picture', parameters: { resource: 'group', operation: 'updatePicture', groupJid: inGroup(GROUP), mediaSource: 'url', mediaUrl: 'https://files.example.com/logo.png' }, method: 'POST', path: '/group/updateGroupPicture/demo', query: { groupJid: GROUP }, body: { image: 'https://files.example.com/logo.png' } },
+	{ node: 'Admins Only', parameters: { resource: 'group', operation: 'updateSetting', groupJid: inGroup(GROUP), action: 'announcement' }, method: 'POST', path: '/group/updateSetting/demo', query: { groupJid: GROUP }, body: { action: 'announcement' } },
+	{ node: 'Disappearing', parameters: { resource: 'group', operation: 'setEphemeral', groupJid: inGroup(GROUP), expiration: 86400 }, method: 'POST', path: '/group/toggleEphemeral/demo', query: { groupJid: GROUP }, body: { expiration: 86400 } },
+	{ node: 'Invite Code', parameters: { resource: 'group', operation: 'getInviteCode', groupJid: inGroup(GROUP) }, method: 'GET', path: '/group/inviteCode/demo', query: { groupJid: GROUP } },
+	{ node: 'Revoke Code', parameters: { resource: 'group', operation: 'revokeInviteCode', groupJid: inGroup(GROUP) }, method: 'POST', path: '/group/revokeInviteCode/demo', query: { groupJid: GROUP } },
+	{ node: 'Invite', parameters: { resource: 'group', operation: 'sendInvite', groupJid: inGroup(GROUP), numbers: '5511922220000', description: 'Join us' }, method: 'POST', path: '/group/sendInvite/demo', body: { groupJid: GROUP, description: 'Join us', numbers: ['5511922220000'] } },
+	{ node: 'Leave', parameters: { resource: 'group', operation: 'leave', groupJid: inGroup(LEFT_GROUP) }, method: 'DELETE', path: '/group/leaveGroup/demo', query: { groupJid: LEFT_GROUP } },
+	{ node: 'Labels', parameters: { resource: 'label', operation: 'getMany', returnAll: true }, method: 'GET', path: '/label/findLabels/demo' },
+	{ node: 'Label Chat', parameters: { resource: 'label', operation: 'addToChat', number: '5511933330000', labelId: inGroup('1') }, method: 'POST', path: '/label/handleLabel/demo', body: { number: '5511933330000', labelId: '1', action: 'add' } },
+	{ node: 'Settings', parameters: { resource: 'settings', operation: 'get' }, method: 'GET', path: '/settings/find/demo' },
+	{ node: 'Webhook', parameters: { resource: 'webhook', operation: 'get' }, method: 'GET', path: '/webhook/find/demo' },
+	{ node: 'Contact Card', parameters: { resource: 'message', operation: 'sendContact', number: '5511933330000', contacts: { contact: [{ fullName: 'Ana Lima', phoneNumber: '+55 11 98888-0000' }] } }, method: 'POST', path: '/message/sendContact/demo', body: { number: '5511933330000', contact: [{ fullName: 'Ana Lima', wuid: '5511988880000', phoneNumber: '+55 11 98888-0000' }] } },
+	{ node: 'Poll', parameters: { resource: 'message', operation: 'sendPoll', number: '5511933330000', name: 'Which day?', pollOptions: { option: [{ text: 'Mon' }, { text: 'Fri' }] } }, method: 'POST', path: '/message/sendPoll/demo', body: { number: '5511933330000', name: 'Which day?', selectableCount: 1, values: ['Mon', 'Fri'] } },
+	{ node: 'Voice Note', parameters: { resource: 'message', operation: 'sendAudio', number: '5511933330000', mediaSource: 'url', mediaUrl: 'https://files.example.com/hello.ogg' }, method: 'POST', path: '/message/sendWhatsAppAudio/demo', body: { number: '5511933330000', audio: 'https://files.example.com/hello.ogg' } },
+	{ node: 'Sticker', parameters: { resource: 'message', operation: 'sendSticker', number: '5511933330000', mediaSource: 'url', mediaUrl: 'https://files.example.com/s.webp' }, method: 'POST', path: '/message/sendSticker/demo', body: { number: '5511933330000', sticker: 'https://files.example.com/s.webp' } },
+	{ node: 'Video Note', parameters: { resource: 'message', operation: 'sendVideoNote', number: '5511933330000', mediaSource: 'url', mediaUrl: 'https://files.example.com/v.mp4' }, method: 'POST', path: '/message/sendPtv/demo', body: { number: '5511933330000', video: 'https://files.example.com/v.mp4' } },
+	{ node: 'Delete', parameters: { resource: 'message', operation: 'delete', ...KEY, fromMe: true }, method: 'DELETE', path: '/chat/deleteMessageForEveryone/demo', body: { id: KEY.messageId, fromMe: true, remoteJid: KEY.remoteJid } },
+];
+
+export function everyV2Workflow(credId: string): WorkflowSpec {
+	return {
+		name: 'e2e v2: every other operation',
+		nodes: [start, ...V2_OPERATIONS.map((op, i) => action(credId, op.node, { instance: picked('demo'), ...op.parameters }, [300, i * 100]))],
+		connections: { Start: { main: [V2_OPERATIONS.map((op) => ({ node: op.node, type: 'main', index: 0 }))] } },
+	};
+}
+
+/** Runs the fan-out workflow and checks each node's one request and its output. */
+export async function everyV2Checks(tools: E2eTools, sandbox: Sandbox, id: string): Promise<void> {
+	sandbox.addGroup('demo', { id: GROUP, subject: 'E2E', participants: ['5511988880000'] });
+	sandbox.addGroup('demo', { id: LEFT_GROUP, subject: 'To leave', participants: ['5511988880000'] });
+	await sandbox.injectMessage('demo', { from: '5511933330000', id: KEY.messageId, text: 'a message to act on', pushName: 'Bea' });
+	sandbox.clearRequests();
+	const result = await executeWorkflow(tools.userFolder, id, tools.version);
+	const ok = await tools.check('(k) every other v2 operation runs in one workflow (exit 0)', () => ran(result));
+	const outputs = nodeOutputs(result.data);
+	for (const op of V2_OPERATIONS) {
+		await tools.check(`(k) ${op.node}: ${op.method} ${op.path} as the real server reads it`, () => {
+			const requests = (sandbox.requests as any[]).filter((request) => request.path === op.path && request.method === op.method);
+			assert.equal(requests.length, 1, `${requests.length} requests`);
+			assert.deepEqual(requests[0].query, op.query ?? {});
+			assert.deepEqual(requests[0].body, op.body);
+			assert.ok(requests[0].status < 300, `answered ${requests[0].status}: ${JSON.stringify(requests[0].response).slice(0, 200)}`);
+			if (ok) assert.ok((outputs[op.node] ?? []).length >= 1, 'no output item');
+		});
+	}
+	await tools.check('(k) outputs carry no token or API key', () => {
+		const text = JSON.stringify(outputs);
+		assert.ok(!text.includes(sandbox.apiKey), 'API key in an output');
+		assert.ok(!text.includes(sandbox.instanceToken('demo')), 'instance token in an output');
 	});
 }

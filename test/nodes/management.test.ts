@@ -100,6 +100,46 @@ describe('lists: one item per record, Return All and Limit (v2)', () => {
 		expect(JSON.stringify(result.items)).not.toContain('demo-token');
 	});
 
+	test('Chat → Get Many: one item per chat, most recent first, paged with take/skip', async () => {
+		await sandbox.current.injectMessage('demo', { from: '5511944440000', text: 'newest chat' });
+		sandbox.current.clearRequests();
+		const result = await run(sandbox.current, { resource: 'chat', operation: 'getMany', limit: 1 });
+		expect(result.error).toBeUndefined();
+		expect(sandbox.current.requests.map((request) => request.body)).toEqual([{ where: {}, take: 1, skip: 0 }]);
+		expect(result.items.map((item) => item.json.remoteJid)).toEqual(['5511944440000@s.whatsapp.net']);
+	});
+
+	test('Contact → Get Many with a filter: the contact the filter names', async () => {
+		const result = await run(sandbox.current, { resource: 'contact', operation: 'getMany', returnAll: true, filters: { remoteJid: '5511944440000' } });
+		expect(result.error).toBeUndefined();
+		expect(sandbox.current.requests.map((request) => request.body)).toEqual([{ where: { remoteJid: '5511944440000' }, page: 1, offset: 100 }]);
+		expect(result.items.map((item) => item.json.remoteJid)).toEqual(['5511944440000@s.whatsapp.net']);
+	});
+
+	test('Label → Get Many: one item per label', async () => {
+		const result = await run(sandbox.current, { resource: 'label', operation: 'getMany', returnAll: true });
+		expect(result.error).toBeUndefined();
+		expect(sandbox.current.requests.map((request) => [request.method, request.path])).toEqual([['GET', '/label/findLabels/demo']]);
+		expect(result.items.map((item) => item.json.name)).toEqual(['New customer', 'Paid']);
+	});
+
+	test('Group → Get Participants, Update Picture from binary, Leave', async () => {
+		sandbox.current.addGroup('demo', { id: '120363000000000009@g.us', subject: 'Old', participants: ['5511988880000', '5511977770000'] });
+		const group = { __rl: true, mode: 'list', value: '120363000000000009@g.us' };
+		const members = await run(sandbox.current, { resource: 'group', operation: 'getParticipants', groupJid: group, limit: 2 });
+		expect(members.items).toHaveLength(2);
+		expect(members.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }]);
+		sandbox.current.clearRequests();
+		const picture = await run(sandbox.current, { resource: 'group', operation: 'updatePicture', groupJid: group, mediaSource: 'base64', mediaBase64: 'iVBORw0KGgo=' });
+		expect(picture.error).toBeUndefined();
+		expect(sandbox.current.requests.map((request) => [request.path, request.query, request.body])).toEqual([
+			['/group/updateGroupPicture/demo', { groupJid: '120363000000000009@g.us' }, { image: 'iVBORw0KGgo=' }],
+		]);
+		const left = await run(sandbox.current, { resource: 'group', operation: 'leave', groupJid: group });
+		expect(left.items[0].json).toEqual({ groupJid: '120363000000000009@g.us', leave: true });
+		expect(sandbox.current.requests.at(-1)).toMatchObject({ method: 'DELETE', path: '/group/leaveGroup/demo', query: { groupJid: '120363000000000009@g.us' } });
+	});
+
 	test('Group → Get Many asks with the participants flag as text', async () => {
 		const result = await run(sandbox.current, { resource: 'group', operation: 'getMany', returnAll: true, getParticipants: true });
 		expect(result.error).toBeUndefined();

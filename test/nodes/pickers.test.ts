@@ -41,6 +41,21 @@ describe('pickers (v2 server)', () => {
 		expect(none.results).toEqual([]);
 	});
 
+	test('Group and Label list the chosen instance\'s groups and labels', async () => {
+		sandbox.current.addGroup('demo', { id: '120363000000000042@g.us', subject: 'Family', participants: ['5511988880000'] });
+		const context = loadOptionsContext(credentialsFor(sandbox.current), {
+			resource: 'group',
+			operation: 'get',
+			instance: { __rl: true, mode: 'list', value: 'demo' },
+		});
+		expect((await node.methods.listSearch.searchGroups.call(context, 'fam')).results).toEqual([{ name: 'Family', value: '120363000000000042@g.us' }]);
+		expect((await node.methods.listSearch.searchLabels.call(context)).results).toEqual([
+			{ name: 'New customer', value: '1' },
+			{ name: 'Paid', value: '2' },
+		]);
+		expect(sent(sandbox.current).map((request) => request.path)).toEqual(['/group/fetchAllGroups/demo', '/label/findLabels/demo']);
+	});
+
 	test('a picked instance and one typed as an expression send to the same route', async () => {
 		const parameters = { resource: 'message', operation: 'sendText', number: '5511999990000', text: 'hi' };
 		const picked = await run(sandbox.current, { ...parameters, instance: { __rl: true, mode: 'list', value: 'demo' } });

@@ -224,9 +224,10 @@ export function pagedList(style: 'page' | 'skip', pageSize: number): Pagination 
 			...request,
 			body: { ...request.body, ...(style === 'page' ? { page, offset: size } : { take: size, skip: (page - 1) * size }) },
 		}),
-		records: (response) => {
+		// A page shorter than the page size is the last one.
+		records: (response, size) => {
 			const records = Array.isArray(response) ? response : [];
-			return { records, more: records.length > 0 };
+			return { records, more: records.length >= size };
 		},
 	};
 }

@@ -92,7 +92,7 @@ async function readPages(
 	// One page size for every page: the server numbers pages by it.
 	const pageSize = Math.min(pagination.pageSize, limit);
 	for (let page = 1; page <= MAX_PAGES && records.length < limit; page++) {
-		const { records: found, more } = pagination.records(await send(pagination.page(request, page, pageSize)));
+		const { records: found, more } = pagination.records(await send(pagination.page(request, page, pageSize)), pageSize);
 		for (const record of found) {
 			if (record && typeof record === 'object' && !Array.isArray(record)) records.push(record as IDataObject);
 		}

@@ -24,8 +24,8 @@ export interface Pagination {
 	pageSize: number;
 	/** Puts page `page` (from 1) into the item's request. */
 	page(request: BuiltRequest, page: number, pageSize: number): BuiltRequest;
-	/** The records of one answer, and whether another page may follow. */
-	records(response: unknown): { records: unknown[]; more: boolean };
+	/** The records of one answer (asked for `pageSize` of them), and whether another page may follow. */
+	records(response: unknown, pageSize: number): { records: unknown[]; more: boolean };
 }
 
 /**
