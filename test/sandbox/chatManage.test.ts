@@ -3,39 +3,27 @@
  * instance offers "Scan QR code", which turns it open as the phone would; read marks show
  * blue ticks on the message, and a message deleted for everyone says so.
  */
-import * as fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
 import type { Sandbox } from '../../sandbox/server';
-import { call, start } from './helpers';
-import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium';
+import { call, chromiumSuite, launchChatBrowser, start, type ChatBrowser } from './helpers';
 
-const haveChromium = fs.existsSync(CHROMIUM);
-const suite = haveChromium || process.env.CI === 'true' ? describe : describe.skip;
-
-suite('chat page: scan, read marks and deletions (v2)', () => {
+chromiumSuite('chat page: scan, read marks and deletions (v2)', () => {
 	let sb: Sandbox;
-	let browser: Browser;
-	let page: Page;
-	const pageErrors: string[] = [];
+	let chat: ChatBrowser;
 
 	beforeAll(async () => {
-		if (!haveChromium) throw new Error(`CI=true and ${CHROMIUM} is missing: run .ci/chromium.sh before the tests`);
 		sb = await start({ dialect: 'v2' });
-		const { chromium } = await import('playwright-core');
-		browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30000 });
-		page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
-		page.on('pageerror', (e) => pageErrors.push(e.message));
+		chat = await launchChatBrowser({ width: 1000, height: 900 });
 	});
 
 	afterAll(async () => {
-		await browser?.close();
+		await chat?.browser.close();
 		await sb?.close();
 	});
 
 	it('a connecting instance shows "Scan QR code"; pressing it connects the instance', async () => {
 		expect((await call(sb, '/instance/create', { instanceName: 'shop', qrcode: true, integration: 'WHATSAPP-BAILEYS' })).status).toBe(201);
-		await page.goto(`${sb.url}/chat?instance=shop`);
-		await page.locator('#status', { hasText: 'live' }).waitFor({ timeout: 10000 });
+		const { page } = chat;
+		await chat.open(sb, 'shop');
 		await page.locator('#scan:not([hidden])').waitFor({ timeout: 10000 });
 		await page.click('#scan');
 		await page.locator('#status', { hasText: 'shop connected' }).waitFor({ timeout: 10000 });
@@ -45,8 +33,8 @@ suite('chat page: scan, read marks and deletions (v2)', () => {
 	});
 
 	it('Mark as Read puts blue ticks on the message; Delete replaces it', async () => {
-		await page.goto(`${sb.url}/chat?instance=demo`);
-		await page.locator('#status', { hasText: 'live' }).waitFor({ timeout: 10000 });
+		const { page } = chat;
+		await chat.open(sb, 'demo');
 		await sb.injectMessage('demo', { from: '5511977770000', id: '3AREADME', text: 'please read me' });
 		await sb.injectMessage('demo', { from: '5511977770000', id: '3ADELETEME', text: 'delete me' });
 		await page.locator('.bubble[data-message-id="3AREADME"]').waitFor({ timeout: 10000 });
@@ -55,7 +43,7 @@ suite('chat page: scan, read marks and deletions (v2)', () => {
 		await page.locator('.bubble.read[data-message-id="3AREADME"] .ticks').waitFor({ timeout: 10000 });
 		await page.locator('.bubble.deleted[data-message-id="3ADELETEME"] .content', { hasText: 'This message was deleted' }).waitFor({ timeout: 10000 });
 		await page.locator('.bubble.notice', { hasText: 'marked “please read me” as read' }).waitFor({ timeout: 10000 });
-		expect(pageErrors).toEqual([]);
+		expect(chat.pageErrors).toEqual([]);
 		if (process.env.CHAT_SCREENSHOT) await page.screenshot({ path: process.env.CHAT_SCREENSHOT });
 	});
 });

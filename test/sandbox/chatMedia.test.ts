@@ -3,38 +3,28 @@
  * images and stickers load, video and audio get players, documents their names and a link to
  * the exact bytes, contacts a card, polls their options.
  */
-import * as fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
 import type { Sandbox } from '../../sandbox/server';
-import { call, start } from './helpers';
-import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium';
-
-const haveChromium = fs.existsSync(CHROMIUM);
-const suite = haveChromium || process.env.CI === 'true' ? describe : describe.skip;
+import { call, chromiumSuite, launchChatBrowser, start, type ChatBrowser } from './helpers';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const PDF = Buffer.from('%PDF-1.4\nsandbox chat page test\n%%EOF\n');
 const n = '5511977770000';
 
-suite('chat page: media, contacts and polls (v2)', () => {
+chromiumSuite('chat page: media, contacts and polls (v2)', () => {
 	let sb: Sandbox;
-	let browser: Browser;
-	let page: Page;
-	const pageErrors: string[] = [];
+	let chat: ChatBrowser;
+	let page: ChatBrowser['page'];
+	let pageErrors: string[];
 
 	beforeAll(async () => {
-		if (!haveChromium) throw new Error(`CI=true and ${CHROMIUM} is missing: run .ci/chromium.sh before the tests`);
 		sb = await start({ dialect: 'v2' });
-		const { chromium } = await import('playwright-core');
-		browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30000 });
-		page = await browser.newPage({ viewport: { width: 1000, height: 1400 } });
-		page.on('pageerror', (e) => pageErrors.push(e.message));
-		await page.goto(`${sb.url}/chat?instance=demo`);
-		await page.locator('#status', { hasText: 'live' }).waitFor({ timeout: 10000 });
+		chat = await launchChatBrowser({ width: 1000, height: 1400 });
+		({ page, pageErrors } = chat);
+		await chat.open(sb, 'demo');
 	});
 
 	afterAll(async () => {
-		await browser?.close();
+		await chat?.browser.close();
 		await sb?.close();
 	});
 

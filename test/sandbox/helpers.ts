@@ -1,6 +1,9 @@
 import { createServer, IncomingMessage, ServerResponse } from 'http';
 import type { AddressInfo } from 'net';
+import * as fs from 'fs';
+import type { Browser, Page } from 'playwright-core';
 import { startSandbox, Sandbox, SandboxOptions } from '../../sandbox/server';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium';
 
 export interface CallResult {
 	status: number;
@@ -103,3 +106,38 @@ export function start(options: SandboxOptions = {}): Promise<Sandbox> {
 
 export const ID = /^3EB0[0-9A-F]{16}$/;
 export const SECONDS = /^\d{10}$/;
+
+/**
+ * Debian's Chromium driven by playwright-core, for the chat-page tests: `suite` is describe, or
+ * describe.skip without Chromium outside CI (in CI a missing browser fails the suite).
+ */
+export const haveChromium = fs.existsSync(CHROMIUM);
+export const chromiumSuite = haveChromium || process.env.CI === 'true' ? describe : describe.skip;
+
+export interface ChatBrowser {
+	browser: Browser;
+	page: Page;
+	/** errors the page threw */
+	pageErrors: string[];
+	/** opens the chat page of an instance and waits until it is live */
+	open(sb: Sandbox, instance: string): Promise<void>;
+}
+
+export async function launchChatBrowser(viewport = { width: 1000, height: 800 }): Promise<ChatBrowser> {
+	if (!haveChromium) throw new Error(`CI=true and ${CHROMIUM} is missing: run .ci/chromium.sh before the tests`);
+	const { chromium } = await import('playwright-core');
+	// Playwright gives every launch a fresh temporary profile (user data dir) and removes it on close.
+	const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30000 });
+	const page = await browser.newPage({ viewport });
+	const pageErrors: string[] = [];
+	page.on('pageerror', (e) => pageErrors.push(e.message));
+	return {
+		browser,
+		page,
+		pageErrors,
+		async open(sb, instance) {
+			await page.goto(`${sb.url}/chat?instance=${encodeURIComponent(instance)}`);
+			await page.locator('#status', { hasText: 'live' }).waitFor({ timeout: 10000 });
+		},
+	};
+}
