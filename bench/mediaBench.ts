@@ -11,6 +11,7 @@
  * Each contender is `Webhook → Code (makes the files as binary) → sender`; a control
  * workflow without a sender runs in the same round and is subtracted, as in part 1.
  */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -49,7 +50,7 @@ const CODE = [
 	'return out;',
 ].join('\n');
 
-const SETTINGS = { executionOrder: 'v1', saveDataSuccessExecution: 'none', saveDataErrorExecution: 'all', saveManualExecutions: false };
+const SETTINGS = { executionOrder: 'v1', saveDataSuccessExecution: process.env.BENCH_SAVE === '1' ? 'all' : 'none', saveDataErrorExecution: 'all', saveManualExecutions: false };
 
 function workflow(name: Contender, sender?: Record<string, unknown>): WorkflowSpec {
 	const nodes: unknown[] = [
@@ -83,6 +84,33 @@ function post(url: string, body = '{}', headers: Record<string, string> = {}): P
 		req.on('error', reject);
 		req.end(body);
 	});
+}
+
+/** n8n stores run data "flatted": an array whose string values point at other entries. */
+function unflatten(text: string): any {
+	const table = JSON.parse(text) as unknown[];
+	const seen = new Map<number, unknown>();
+	const revive = (index: number): unknown => {
+		if (seen.has(index)) return seen.get(index);
+		const value = table[index];
+		if (value === null || typeof value !== 'object') return value;
+		const copy: any = Array.isArray(value) ? [] : {};
+		seen.set(index, copy);
+		for (const [key, entry] of Object.entries(value)) copy[key] = typeof entry === 'string' && /^\d+$/.test(entry) ? revive(Number(entry)) : entry;
+		return copy;
+	};
+	return revive(0);
+}
+
+/** With BENCH_SAVE=1: each node's own time in the last saved executions, from n8n's run data. */
+async function logNodeTimes(rest: { call(method: string, p: string): Promise<any> }): Promise<void> {
+	const list = await rest.call('GET', '/executions?limit=12');
+	for (const summary of list?.results ?? list?.data?.results ?? []) {
+		const execution = await rest.call('GET', `/executions/${summary.id}`);
+		const runData = unflatten(execution.data ?? execution.data?.data).resultData?.runData ?? {};
+		const times = Object.entries(runData).map(([node, runs]: [string, any]) => `${node} ${runs?.[0]?.executionTime} ms`);
+		log(`execution ${summary.id} (${summary.workflowName}): ${times.join(', ')}`);
+	}
 }
 
 export async function mediaBench(tarball: string, version: string, rounds: number, out: string[]): Promise<void> {
@@ -126,7 +154,7 @@ export async function mediaBench(tarball: string, version: string, rounds: numbe
 		}),
 	};
 	const ids = await importWorkflows(userFolder, Object.values(wfs), version);
-	const n8n = await startN8n({ version, userFolder, env: { N8N_PAYLOAD_SIZE_MAX: '64' } });
+	const n8n = await startN8n({ version, userFolder, env: { N8N_PAYLOAD_SIZE_MAX: '64', ...(process.env.BENCH_MEDIA_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_MEDIA_PROFILE}` } : {}) } });
 	const pid = (n8n as unknown as { pid: number }).pid;
 	try {
 		const rest = await setupOwnerAndLogin(n8n.url);
@@ -196,6 +224,7 @@ export async function mediaBench(tarball: string, version: string, rounds: numbe
 			log(`media round ${round + 1}/${rounds}: video ${fmt(va.ms - vc.ms)} ms vs bare ${fmt(video.bare.at(-1)!)} ms; images ours ${fmt(images.action.at(-1)! - images.control.at(-1)!)} ms, HTTP Request ${fmt(images.httpRequest.at(-1)! - images.control.at(-1)!)} ms`);
 		}
 		// Medians of per-round figures: a round's contenders ran back to back on the same machine state.
+		if (process.env.BENCH_SAVE === '1') await logNodeTimes(rest);
 		const videoCost = median(video.action.map((ms, i) => ms - video.control[i]));
 		const bareCost = median(video.bare);
 		const videoRatio = median(video.action.map((ms, i) => (ms - video.control[i]) / video.bare[i]));

@@ -16,7 +16,9 @@
  * "1000,10000"), BENCH_N8N_VERSION (default the pinned one), BENCH_SKIP_N8N=1 (parts 2 and
  * 3 only), BENCH_VERBOSE=1 (echo n8n's output), BENCH_TRIGGER_DELIVERIES (20000 per round),
  * BENCH_TRIGGER_MEDIA (20 per round), BENCH_MEDIA_ROUNDS (part 4; default max(rounds, 5)),
- * BENCH_MEDIA_IMAGES (part 4; default 1000).
+ * BENCH_MEDIA_IMAGES (part 4; default 1000), BENCH_SAVE=1 (part 4: keep successful executions
+ * and log each node's own time from n8n's run data), BENCH_MEDIA_PROFILE=<dir> (part 4: n8n
+ * writes a V8 CPU profile there).
  * Prints the tables and writes them to bench/results/latest.md (git-ignored).
  */
 import { fork, type ChildProcess } from 'node:child_process';
