@@ -310,6 +310,9 @@ export const V2_OPERATIONS: V2Op[] = [
 	{ node: 'Sticker', parameters: { resource: 'message', operation: 'sendSticker', number: '5511933330000', mediaSource: 'url', mediaUrl: 'https://files.example.com/s.webp' }, method: 'POST', path: '/message/sendSticker/demo', body: { number: '5511933330000', sticker: 'https://files.example.com/s.webp' } },
 	{ node: 'Video Note', parameters: { resource: 'message', operation: 'sendVideoNote', number: '5511933330000', mediaSource: 'url', mediaUrl: 'https://files.example.com/v.mp4' }, method: 'POST', path: '/message/sendPtv/demo', body: { number: '5511933330000', video: 'https://files.example.com/v.mp4' } },
 	{ node: 'Delete', parameters: { resource: 'message', operation: 'delete', ...KEY, fromMe: true }, method: 'DELETE', path: '/chat/deleteMessageForEveryone/demo', body: { id: KEY.messageId, fromMe: true, remoteJid: KEY.remoteJid } },
+	{ node: 'Restart', parameters: { resource: 'instance', operation: 'restart', instance: picked('spare1') }, method: 'POST', path: '/instance/restart/spare1' },
+	{ node: 'Log Out', parameters: { resource: 'instance', operation: 'logout', instance: picked('spare2') }, method: 'DELETE', path: '/instance/logout/spare2' },
+	{ node: 'Delete Instance', parameters: { resource: 'instance', operation: 'delete', instance: picked('spare3') }, method: 'DELETE', path: '/instance/delete/spare3' },
 ];
 
 export function everyV2Workflow(credId: string): WorkflowSpec {
@@ -322,6 +325,7 @@ export function everyV2Workflow(credId: string): WorkflowSpec {
 
 /** Runs the fan-out workflow and checks each node's one request and its output. */
 export async function everyV2Checks(tools: E2eTools, sandbox: Sandbox, id: string): Promise<void> {
+	for (const spare of ['spare1', 'spare2', 'spare3']) sandbox.addInstance(spare);
 	sandbox.addGroup('demo', { id: GROUP, subject: 'E2E', participants: ['5511988880000'] });
 	sandbox.addGroup('demo', { id: LEFT_GROUP, subject: 'To leave', participants: ['5511988880000'] });
 	await sandbox.injectMessage('demo', { from: '5511933330000', id: KEY.messageId, text: 'a message to act on', pushName: 'Bea' });
