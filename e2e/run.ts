@@ -28,6 +28,7 @@ import {
 	importCredential,
 	importWorkflows,
 	installTarballIntoUserFolder,
+	majorOf,
 	nodeOutputs,
 	packRepo,
 	request,
@@ -232,7 +233,11 @@ async function restartChecks(version: string, tarball: string): Promise<void> {
 			assert.equal(reply.body.text, `${REPLY_PREFIX}first run`);
 			assert.equal(reply.body.number, '5511966660000@s.whatsapp.net', 'Number {{ $json.chatId }} replies to the chat');
 		});
-		const edited = created && (await check("(e) an edit through n8n's REST API (as the editor saves) goes to the draft only", async () => {
+		// Drafts and publishing are n8n 2.x: in 1.x saving an active workflow changes it live.
+		// `npm start` runs the pinned 2.x; on a 1.x run only the start-up checks apply.
+		const hasDrafts = majorOf(version) >= 2;
+		if (!hasDrafts) skip("(e) an edit goes to the draft only; a restart keeps draft and published version", `n8n ${version} has no drafts (a 2.x feature)`);
+		const edited = created && hasDrafts && (await check("(e) an edit through n8n's REST API (as the editor saves) goes to the draft only", async () => {
 			const wf = await first.rest.getWorkflow(id);
 			const nodes = structuredClone(wf.nodes) as Array<{ name: string; parameters: Record<string, unknown> }>;
 			nodes.find((n) => n.name === 'Reply')!.parameters.text = EDITED;

@@ -57,7 +57,7 @@ function sleep(ms: number): Promise<void> {
 	return new Promise((r) => setTimeout(r, ms));
 }
 
-function majorOf(version: string): number {
+export function majorOf(version: string): number {
 	return Number(version.split('.')[0]);
 }
 

@@ -112,7 +112,8 @@ async function publishedSandboxWorkflows(
 	for (const row of rows) {
 		if (!row.activeVersionId && !row.active) continue;
 		const wf = await rest.getWorkflow(row.id);
-		const published = (wf.activeVersion?.nodes ?? []) as WorkflowNode[];
+		// n8n 1.x has no drafts: an active workflow's saved nodes are the ones that run.
+		const published = (wf.activeVersion?.nodes ?? (wf.active ? wf.nodes : [])) as WorkflowNode[];
 		if (!wf.activeVersionId) continue;
 		if (published.some((n) => n.type === TRIGGER_TYPE && n.credentials?.messagingInstanceApi?.id === credentialId)) {
 			found.push({ id: wf.id, name: wf.name, activeVersionId: wf.activeVersionId });
@@ -161,7 +162,12 @@ interface PublicationStatus {
 async function settledPublication(rest: RestClient, id: string, until: (s: PublicationStatus) => boolean): Promise<PublicationStatus> {
 	let status: PublicationStatus = { status: 'in_progress' };
 	for (let i = 0; i < 80; i++) {
-		status = (await rest.call('GET', `/workflows/${id}/publication-status`)) as PublicationStatus;
+		const res = await rest.raw('GET', `/workflows/${id}/publication-status`);
+		// n8n 1.x publishes synchronously and has no such route: activation has settled.
+		if (res.status === 404) return { status: 'settled' };
+		if (res.status >= 400) throw new Error(`GET /rest/workflows/${id}/publication-status -> ${res.status} ${res.body.slice(0, 500)}`);
+		const parsed = JSON.parse(res.body) as { data?: PublicationStatus } & PublicationStatus;
+		status = parsed.data ?? parsed;
 		if (status.status !== 'in_progress' && until(status)) break;
 		await new Promise((r) => setTimeout(r, 250));
 	}
