@@ -177,6 +177,7 @@ function ran(result: { ok: boolean; code: number | null; stdout: string; data?: 
 		const error = result.data?.data?.resultData?.error ?? result.data?.resultData?.error;
 		throw new Error(`exit ${result.code}: ${error ? `${error.node?.name ?? ''} ${error.message} ${error.description ?? ''}` : result.stdout.slice(-1500)}`);
 	}
+	if (!result.data) throw new Error(`n8n execute printed no run data it could read; its output ends: ${result.stdout.slice(-1500)}`);
 }
 
 const sent = (sandbox: Sandbox, path: string) => (sandbox.requests as any[]).filter((request) => request.path === path);
@@ -224,7 +225,7 @@ export async function v2CliChecks(tools: E2eTools, run: V2Run): Promise<void> {
 		ran(result);
 		const out = nodeOutputs(result.data);
 		const id = out['Create Group']?.[0]?.json?.id;
-		assert.match(String(id), /@g\.us$/);
+		assert.match(String(id), /@g\.us$/, `Create Group output: ${JSON.stringify(out['Create Group'] ?? Object.keys(out)).slice(0, 600)}`);
 		const rename = sent(sandbox, '/group/updateGroupSubject/demo')[0];
 		assert.deepEqual([rename?.query, rename?.body], [{ groupJid: id }, { subject: 'Team 2026' }]);
 		assert.equal(out['Participants']?.length, 3, `participants ${JSON.stringify(out['Participants']).slice(0, 300)}`);

@@ -766,17 +766,20 @@ function writeTemp(name: string, content: unknown): string {
 
 /** `n8n import:credentials`: data is a plain object; n8n encrypts it. Returns the id. */
 export async function importCredential(x: FolderOrHandle, cred: CredentialSpec, version?: string): Promise<string> {
-	const id = cred.id ?? randomId();
+	return (await importCredentials(x, [cred], version))[0];
+}
+
+/** `n8n import:credentials` of several credentials in one process (each CLI process costs seconds). Returns the ids. */
+export async function importCredentials(x: FolderOrHandle, creds: CredentialSpec[], version?: string): Promise<string[]> {
 	const now = new Date().toISOString();
-	const file = writeTemp('credentials.json', [
-		{ id, name: cred.name, type: cred.type, data: cred.data, createdAt: now, updatedAt: now },
-	]);
+	const full = creds.map((cred) => ({ id: cred.id ?? randomId(), name: cred.name, type: cred.type, data: cred.data, createdAt: now, updatedAt: now }));
+	const file = writeTemp('credentials.json', full);
 	const res = await n8nCli(x, ['import:credentials', `--input=${file}`], { version }).finally(() =>
 		fs.rmSync(path.dirname(file), { recursive: true, force: true }),
 	);
 	if (res.code !== 0) throw new Error(`import:credentials failed (${res.code}):\n${res.stdout}\n${res.stderr}`);
 	cliLog.push(`$ n8n import:credentials\n${res.stdout}${res.stderr}`);
-	return id;
+	return full.map((c) => c.id);
 }
 
 export interface WorkflowSpec {
@@ -841,19 +844,44 @@ export async function executeWorkflow(x: FolderOrHandle, id: string, version?: s
 	return { ...res, ok: res.code === 0, data: parseJsonTail(res.stdout) };
 }
 
-/** Finds the first parseable JSON document in CLI output (logs may precede it). */
+/**
+ * Finds the first parseable JSON document in CLI output: logs may precede it, and a log line
+ * may follow it (seen under load: a line printed after the run's JSON), so the document ends
+ * where its outermost bracket closes, not at the end of the output.
+ */
 export function parseJsonTail(text: string): any {
 	for (let i = 0; i < text.length; i++) {
 		const ch = text[i];
 		if (ch !== '{' && ch !== '[') continue;
 		if (i > 0 && text[i - 1] !== '\n') continue;
+		const end = closingBracketOf(text, i);
+		if (end < 0) continue;
 		try {
-			return JSON.parse(text.slice(i));
+			return JSON.parse(text.slice(i, end + 1));
 		} catch {
 			/* keep looking */
 		}
 	}
 	return null;
+}
+
+/** Index of the bracket that closes the one at `start` (strings and escapes skipped), or -1. */
+function closingBracketOf(text: string, start: number): number {
+	let depth = 0;
+	let inString = false;
+	for (let j = start; j < text.length; j++) {
+		const c = text[j];
+		if (inString) {
+			if (c === '\\') j++;
+			else if (c === '"') inString = false;
+		} else if (c === '"') inString = true;
+		else if (c === '{' || c === '[') depth++;
+		else if (c === '}' || c === ']') {
+			depth--;
+			if (depth === 0) return j;
+		}
+	}
+	return -1;
 }
 
 /** Node outputs of a run: { nodeName: items[] } from the data printed by executeWorkflow. */
