@@ -10,7 +10,8 @@
  * "cannot install n8n" and "no /usr/bin/chromium" (.ci/chromium.sh installs it) into failures.
  * The (e) checks run `npm start`'s own code path (startPlayground in scripts/start.ts) three
  * times on one user folder: a restart keeps the user's draft and published version, and a
- * start on other ports follows them.
+ * start on other ports follows them. The (l) checks (e2e/agent.ts) have n8n's AI Agent call
+ * the node as a tool, with a scripted OpenAI-compatible model server (e2e/modelServer.ts).
  * Prints each check as PASS/FAIL (or SKIP) and ends with `e2e: N passed, N failed` (`, N skipped` when some were).
  */
 import * as assert from 'node:assert/strict';
@@ -47,6 +48,7 @@ import {
 } from './workflows';
 import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium';
 import { setUpV2, v2CliChecks, v2ServerChecks, type E2eTools, type V2Run } from './v2';
+import { agentChecks } from './agent';
 import { REPLY_PREFIX } from '../scripts/demo-workflow';
 import { startPlayground, type Playground } from '../scripts/start';
 
@@ -408,6 +410,9 @@ async function main(): Promise<void> {
 		const tools: E2eTools = { version, userFolder, check, waitFor };
 		v2 = await setUpV2(tools);
 		await v2CliChecks(tools, v2);
+
+		// --- (l) an AI agent calls Send Text as a tool (a scripted model server on loopback) --
+		await agentChecks(tools, v2.sandbox);
 
 		// --- start the server -----------------------------------------------------------
 		n8n = await startN8n({ version, userFolder, echo: VERBOSE });

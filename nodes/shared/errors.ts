@@ -274,7 +274,11 @@ export function notJsonError(node: INode, itemIndex: number, status: number, con
 	});
 }
 
-/** An input error found before any request: names the field and the item. */
+/**
+ * An input error found before any request: names the field and the item. As an AI agent's
+ * tool (the generated `…Tool` node type), the hint goes into the message: n8n 2.x hands the
+ * agent the error's message only, and the hint is what the model needs to call again.
+ */
 export function inputError(
 	node: INode,
 	itemIndex: number,
@@ -282,8 +286,7 @@ export function inputError(
 	problem: string,
 	hint?: string,
 ): NodeOperationError {
-	return new NodeOperationError(node, `"${field}" ${problem} [item ${itemIndex}]`, {
-		itemIndex,
-		description: hint,
-	});
+	const message = `"${field}" ${problem} [item ${itemIndex}]`;
+	if (hint && node.type.endsWith('Tool')) return new NodeOperationError(node, `${message}. ${hint}`, { itemIndex });
+	return new NodeOperationError(node, message, { itemIndex, description: hint });
 }
