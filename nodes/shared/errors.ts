@@ -212,23 +212,23 @@ export function toApiError(
 ): NodeApiError {
 	const failed = unwrap(error);
 	if (failed.status === undefined && cancelled) {
-		return new NodeApiError(node, { reason: 'stopped' } as JsonObject, {
+		return forAgent(node, new NodeApiError(node, { reason: 'stopped' } as JsonObject, {
 			message: 'The execution was stopped while the request was under way',
 			description: 'The request was cancelled; the server may or may not have handled it.',
 			itemIndex,
-		});
+		}));
 	}
 	if (failed.status === undefined) {
 		if (deadlineMs !== undefined) {
-			return new NodeApiError(node, { reason: 'deadline' } as JsonObject, {
+			return forAgent(node, new NodeApiError(node, { reason: 'deadline' } as JsonObject, {
 				message: `The server did not answer in time: timed out after ${Number((deadlineMs / 1000).toFixed(1))} s`,
 				description:
 					'The server took the connection but did not finish its answer. Check that it is healthy, or raise the Request Timeout in the credential.',
 				itemIndex,
-			});
+			}));
 		}
 		const code = failed.networkCode ?? 'no response';
-		return new NodeApiError(
+		return forAgent(node, new NodeApiError(
 			node,
 			// No `code` key here: NodeApiError would swap our message for its generic one.
 			{ reason: failed.networkMessage ?? code } as JsonObject,
@@ -238,7 +238,7 @@ export function toApiError(
 				description: `${code}. Check the Base URL in the credential and that the server is running and reachable from n8n.`,
 				itemIndex,
 			},
-		);
+		));
 	}
 	const messages = serverMessages(failed.body);
 	let text = messages.length > 0 ? messages.join('; ') : 'The server answered with an error';
@@ -253,32 +253,28 @@ export function toApiError(
 	const body =
 		failed.body && typeof failed.body === 'object' ? (failed.body as JsonObject) : { message: text };
 	const redirected = failed.status >= 300 && failed.status < 400;
-	return new NodeApiError(node, body, {
+	return forAgent(node, new NodeApiError(node, body, {
 		message: `${text} (HTTP ${failed.status})`,
 		description: redirected
 			? redirectHint(typeof failed.headers?.location === 'string' ? failed.headers.location : '', requestUrl)
 			: describe(failed.status, messages, instance),
 		httpCode: String(failed.status),
 		itemIndex,
-	});
+	}));
 }
 
 /** A 2xx answer that is not the JSON the interface promises (an HTML page, broken JSON). */
 export function notJsonError(node: INode, itemIndex: number, status: number, contentType: string): NodeApiError {
 	const what = /html/i.test(contentType) ? 'an HTML page' : `something that is not JSON${contentType ? ` (${contentType.slice(0, 60)})` : ''}`;
-	return new NodeApiError(node, { reason: 'not json' } as JsonObject, {
+	return forAgent(node, new NodeApiError(node, { reason: 'not json' } as JsonObject, {
 		message: `The server answered with ${what} instead of JSON (HTTP ${status})`,
 		description: 'The Base URL probably points at a web page or a proxy, not at the API. Set it to the server\'s API root.',
 		httpCode: String(status),
 		itemIndex,
-	});
+	}));
 }
 
-/**
- * An input error found before any request: names the field and the item. As an AI agent's
- * tool (the generated `…Tool` node type), the hint goes into the message: n8n 2.x hands the
- * agent the error's message only, and the hint is what the model needs to call again.
- */
+/** An input error found before any request: names the field and the item. */
 export function inputError(
 	node: INode,
 	itemIndex: number,
@@ -286,7 +282,19 @@ export function inputError(
 	problem: string,
 	hint?: string,
 ): NodeOperationError {
-	const message = `"${field}" ${problem} [item ${itemIndex}]`;
-	if (hint && node.type.endsWith('Tool')) return new NodeOperationError(node, `${message}. ${hint}`, { itemIndex });
-	return new NodeOperationError(node, message, { itemIndex, description: hint });
+	return forAgent(node, new NodeOperationError(node, `"${field}" ${problem} [item ${itemIndex}]`, { itemIndex, description: hint }));
+}
+
+/**
+ * As an AI agent's tool (the generated `…Tool` node type) the hint goes into the message too:
+ * n8n 2.x hands the agent the error's message only, and the hint is what the model needs to
+ * call again or to tell the user what to fix. Set after construction, because NodeApiError
+ * rewrites a message that contains a network code.
+ */
+function forAgent<E extends NodeApiError | NodeOperationError>(node: INode, error: E): E {
+	if (node.type.endsWith('Tool') && error.description) {
+		error.message = `${error.message}. ${error.description}`;
+		error.description = undefined;
+	}
+	return error;
 }
