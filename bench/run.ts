@@ -18,10 +18,14 @@
  * BENCH_TRIGGER_MEDIA (20 per round), BENCH_MEDIA_ROUNDS (part 4; default max(rounds, 5)),
  * BENCH_MEDIA_IMAGES (part 4; default 1000), BENCH_SAVE=1 (part 4: keep successful executions
  * and log each node's own time from n8n's run data), BENCH_MEDIA_PROFILE=<dir> (part 4: n8n
- * writes a V8 CPU profile there).
+ * writes a V8 CPU profile there, and windows.json the time window of each run on the profile's
+ * clock), BENCH_MEDIA_VIDEOS (part 4: videos per run, default 4), BENCH_MEDIA_VIDEO_REPEATS
+ * (video samples per round, default 2), BENCH_MEDIA_SETTLE_MS (pause before each timed run,
+ * default 400), BENCH_MEDIA_NODE_OPTIONS (part 4: more NODE_OPTIONS for n8n, e.g. a --require
+ * that observes its garbage collection), BENCH_PARTS (which parts to run, e.g. "4" or "1,4"; default all;
+ * part 4 alone: `BENCH_PARTS=4 BENCH_MEDIA_ROUNDS=5 npm run bench`).
  * Prints the tables and writes them to bench/results/latest.md (git-ignored).
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -32,12 +36,13 @@ import type { LoopResult } from './fetchLoop';
 import { measureLoadCost, tarballInfo, type LoadCost, type TarballInfo } from './loadCost';
 import { mediaBench } from './mediaBench';
 import { startN8nBench, type N8nContender, type RunMeasure } from './n8nSend';
-import { envInt, envList, fmt, fmtRatio, log, max, mb, median, min, table } from './util';
+import { envInt, envList, fmt, fmtRatio, forkTs, log, max, mb, median, min, once, table } from './util';
 
 const REPO = path.resolve(__dirname, '..');
 const ROUNDS = envInt('BENCH_ROUNDS', 5);
 const SIZES = envList('BENCH_SIZES', [1000, 10000]);
 const VERSION = process.env.BENCH_N8N_VERSION || DEFAULT_N8N_VERSION;
+const PARTS = new Set(envList('BENCH_PARTS', [1, 2, 3, 4]));
 
 type Contender = N8nContender | 'bare';
 const CONTENDERS: Contender[] = ['control', 'action', 'httpRequest', 'bare'];
@@ -47,31 +52,6 @@ const LABEL: Record<Contender, string> = {
 	httpRequest: "n8n's HTTP Request node",
 	bare: 'bare fetch loop (Node 24)',
 };
-
-/** A Node child under n8n's Node 24 running a TypeScript file through tsx. */
-function forkTs(rt: N8nRuntime, file: string, env: NodeJS.ProcessEnv = {}): ChildProcess {
-	const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
-	delete childEnv.NODE_OPTIONS;
-	return fork(path.join(REPO, file), [], {
-		cwd: REPO,
-		execPath: rt.nodeBin,
-		execArgv: ['--import', 'tsx'],
-		env: childEnv,
-		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-	});
-}
-
-function once<T>(child: ChildProcess): Promise<T> {
-	return new Promise((resolve, reject) => {
-		const onMessage = (m: T) => {
-			child.off('exit', onExit);
-			resolve(m);
-		};
-		const onExit = (code: number | null) => reject(new Error(`child exited with ${code} before answering`));
-		child.once('message', onMessage);
-		child.once('exit', onExit);
-	});
-}
 
 // ------------------------------------------------------------------------------ part 1
 
@@ -313,29 +293,37 @@ async function main(): Promise<void> {
 	const tar = tarballInfo(tarball);
 
 	const sections: string[][] = [[], [], [], []];
-	log('load cost');
-	loadSection(measureLoadCost(rt.nodeBin, Math.max(ROUNDS, 5)), tar, sections[2]);
-	log('trigger overhead');
-	try {
-		await triggerBench(rt, sections[1]);
-	} catch (e) {
-		sections[1].push('## 2. Trigger overhead', '', `**Not measured:** ${(e as Error).message}`);
+	if (PARTS.has(3)) {
+		log('load cost');
+		loadSection(measureLoadCost(rt.nodeBin, Math.max(ROUNDS, 5)), tar, sections[2]);
+	}
+	if (PARTS.has(2)) {
+		log('trigger overhead');
+		try {
+			await triggerBench(rt, sections[1]);
+		} catch (e) {
+			sections[1].push('## 2. Trigger overhead', '', `**Not measured:** ${(e as Error).message}`);
+		}
 	}
 	if (process.env.BENCH_SKIP_N8N === '1') {
-		sections[0].push('## 1. Sending N messages', '', 'Skipped (BENCH_SKIP_N8N=1).');
+		if (PARTS.has(1)) sections[0].push('## 1. Sending N messages', '', 'Skipped (BENCH_SKIP_N8N=1).');
 	} else {
-		log(`sending: rounds ${ROUNDS}, sizes ${SIZES.join(', ')}`);
-		await sendBench(rt, tarball, sections[0]);
-		log('media from binary');
-		try {
-			await mediaBench(tarball, VERSION, Number(process.env.BENCH_MEDIA_ROUNDS || Math.max(ROUNDS, 5)), sections[3]);
-		} catch (e) {
-			sections[3].push('## 4. Media from binary data', '', `**Not measured:** ${(e as Error).message}`);
+		if (PARTS.has(1)) {
+			log(`sending: rounds ${ROUNDS}, sizes ${SIZES.join(', ')}`);
+			await sendBench(rt, tarball, sections[0]);
+		}
+		if (PARTS.has(4)) {
+			log('media from binary');
+			try {
+				await mediaBench(tarball, VERSION, Number(process.env.BENCH_MEDIA_ROUNDS || Math.max(ROUNDS, 5)), sections[3]);
+			} catch (e) {
+				sections[3].push('## 4. Media from binary data', '', `**Not measured:** ${(e as Error).message}`);
+			}
 		}
 	}
 	fs.rmSync(path.dirname(tarball), { recursive: true, force: true });
 
-	for (const s of sections) out.push(...s, '');
+	for (const s of sections) if (s.length > 0) out.push(...s, '');
 	out.push(`Took ${Math.round((Date.now() - t0) / 1000)} s.`);
 	const text = out.join('\n') + '\n';
 	console.log(text);

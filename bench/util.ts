@@ -2,8 +2,13 @@
  * Small helpers shared by the benchmark files: statistics, /proc readings, formatting.
  * Linux only (/proc); the benchmark says so and stops elsewhere.
  */
-import { spawnSync } from 'node:child_process';
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import type { N8nRuntime } from '../scripts/n8n-runtime';
+
+const REPO = path.resolve(__dirname, '..');
 
 export function median(values: number[]): number {
 	const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
@@ -143,4 +148,35 @@ export function log(message: string): void {
 
 export function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The JSON body Send Media sends for part 4's video of `bytes` bytes (all 7s), as a bare client sends it. */
+export function videoBody(bytes: number): string {
+	return JSON.stringify({ number: '5511900000000', mediatype: 'video', mimetype: 'video/mp4', media: Buffer.alloc(bytes, 7).toString('base64'), fileName: 'clip.mp4' });
+}
+
+/** A Node child under n8n's Node 24 running a TypeScript file (relative to the repo) through tsx. */
+export function forkTs(rt: N8nRuntime, file: string, env: NodeJS.ProcessEnv = {}): ChildProcess {
+	const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+	delete childEnv.NODE_OPTIONS;
+	return fork(path.join(REPO, file), [], {
+		cwd: REPO,
+		execPath: rt.nodeBin,
+		execArgv: ['--import', 'tsx'],
+		env: childEnv,
+		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+	});
+}
+
+/** The child's next message; rejects if it exits first. */
+export function once<T>(child: ChildProcess): Promise<T> {
+	return new Promise((resolve, reject) => {
+		const onMessage = (m: T) => {
+			child.off('exit', onExit);
+			resolve(m);
+		};
+		const onExit = (code: number | null) => reject(new Error(`child exited with ${code} before answering`));
+		child.once('message', onMessage);
+		child.once('exit', onExit);
+	});
 }

@@ -3,15 +3,41 @@ import { randomUUID } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * A file as base64 text that the node made itself (or checked to be base64): it needs no JSON
- * escaping, so the request body is written around it instead of through JSON.stringify —
- * which would scan and copy a 21 MB string twice for a 16 MB video.
+ * Bytes encoded per step when a file's base64 is written into a body: a multiple of 3, so the
+ * pieces join without padding, and small enough (32 KB of text) that each piece is a short-lived
+ * string of V8's young generation instead of one 21 MB string that the garbage collector must
+ * mark and move (measured on Node 24: 7 ms against 15–25 ms for a 16 MB file).
+ */
+const ENCODE_STEP = 3 * 8192;
+
+/**
+ * A file to go into a request body as base64: its bytes (from n8n binary data), or base64 text
+ * the node checked. Base64 needs no JSON escaping, so the body is written around it instead of
+ * through JSON.stringify — which would scan and copy a 21 MB string twice for a 16 MB video —
+ * and bytes are encoded straight into the body, piece by piece, never as one string.
  */
 export class Base64Text {
-	constructor(readonly text: string) {}
+	constructor(readonly source: string | Buffer) {}
+
+	/** Characters of base64 (= bytes in the body, without the quotes). */
+	get length(): number {
+		return typeof this.source === 'string' ? this.source.length : Math.ceil(this.source.length / 3) * 4;
+	}
+
+	/** Writes the base64 into `target` at `offset`; returns the bytes written. */
+	writeTo(target: Buffer, offset: number): number {
+		const source = this.source;
+		if (typeof source === 'string') return target.write(source, offset, 'latin1');
+		let written = 0;
+		for (let start = 0; start < source.length; start += ENCODE_STEP) {
+			const piece = source.subarray(start, Math.min(start + ENCODE_STEP, source.length)).toString('base64');
+			written += target.write(piece, offset + written, 'latin1');
+		}
+		return written;
+	}
 
 	toJSON(): string {
-		return this.text;
+		return typeof this.source === 'string' ? this.source : this.source.toString('base64');
 	}
 }
 
@@ -22,33 +48,46 @@ export class Base64Text {
 const MARK = (nonce: string, index: number) => `\u0000base64:${nonce}:${index}\u0000`;
 const markJson = (nonce: string) => new RegExp(`"\\\\u0000base64:${nonce}:(\\d+)\\\\u0000"`, 'g');
 
+const QUOTE = 0x22;
+
 /**
  * The body as JSON bytes when it carries Base64Text values (top-level fields, where the
  * routes take their media); otherwise the body as it is, for n8n's helper to serialise.
+ * The bytes are allocated once, at their final size, and each file written into them once.
  */
 export function jsonBody(body: IDataObject): IDataObject | Buffer {
-	const files: string[] = [];
+	const files: Base64Text[] = [];
 	const nonce = randomUUID();
 	const marked: IDataObject = {};
 	for (const [key, value] of Object.entries(body)) {
 		if (value instanceof Base64Text) {
 			marked[key] = MARK(nonce, files.length);
-			files.push(value.text);
+			files.push(value);
 		} else {
 			marked[key] = value;
 		}
 	}
 	if (files.length === 0) return body;
 	const json = JSON.stringify(marked);
-	const parts: Array<{ text: string; encoding: 'utf8' | 'latin1' }> = [];
+	const parts: Array<string | Base64Text> = [];
 	let last = 0;
 	for (const match of json.matchAll(markJson(nonce))) {
-		parts.push({ text: json.slice(last, match.index), encoding: 'utf8' }, { text: `"${files[Number(match[1])]}"`, encoding: 'latin1' });
+		parts.push(json.slice(last, match.index), files[Number(match[1])]);
 		last = (match.index ?? 0) + match[0].length;
 	}
-	parts.push({ text: json.slice(last), encoding: 'utf8' });
-	const bytes = Buffer.allocUnsafe(parts.reduce((sum, part) => sum + Buffer.byteLength(part.text, part.encoding), 0));
+	parts.push(json.slice(last));
+	const size = parts.reduce((sum, part) => sum + (typeof part === 'string' ? Buffer.byteLength(part, 'utf8') : part.length + 2), 0);
+	const bytes = Buffer.allocUnsafe(size);
 	let offset = 0;
-	for (const part of parts) offset += bytes.write(part.text, offset, part.encoding);
+	for (const part of parts) {
+		if (typeof part === 'string') {
+			offset += bytes.write(part, offset, 'utf8');
+		} else {
+			bytes[offset++] = QUOTE;
+			offset += part.writeTo(bytes, offset);
+			bytes[offset++] = QUOTE;
+		}
+	}
+	if (offset !== size) throw new Error(`request body: wrote ${offset} of ${size} bytes`);
 	return bytes;
 }

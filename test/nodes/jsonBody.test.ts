@@ -16,6 +16,18 @@ describe('request bodies with a file', () => {
 		expect(Object.keys(JSON.parse(text))).toEqual(['number', 'caption', 'media', 'fileName', 'sticker']);
 	});
 
+	test('bytes are encoded into the body piece by piece: the same bytes as JSON.stringify of their base64', () => {
+		const step = 3 * 8192;
+		for (const size of [1, 2, 3, 4, step - 1, step, step + 1, 2 * step + 2, 5 * step + 7]) {
+			const file = Buffer.alloc(size);
+			for (let i = 0; i < size; i++) file[i] = (i * 7919 + size) & 0xff;
+			const body = { number: '55', caption: 'é "x"', media: new Base64Text(file) as never, fileName: 'f.bin' };
+			const expected = JSON.stringify({ number: '55', caption: 'é "x"', media: file.toString('base64'), fileName: 'f.bin' });
+			expect((jsonBody(body) as Buffer).equals(Buffer.from(expected, 'utf8'))).toBe(true);
+			expect(JSON.stringify(body)).toBe(expected);
+		}
+	});
+
 	test('text that merely looks like the internal mark is not replaced', () => {
 		const bytes = jsonBody({ caption: '\u0000base64:0\u0000', media: new Base64Text('QQ==') as never }) as Buffer;
 		expect(JSON.parse(bytes.toString('utf8'))).toEqual({ caption: '\u0000base64:0\u0000', media: 'QQ==' });

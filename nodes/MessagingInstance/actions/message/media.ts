@@ -16,13 +16,11 @@ import { mediaOptionsProperty, messageOptions } from './common';
 
 export type MediaKind = 'image' | 'video' | 'audio' | 'document';
 
-export interface MediaFile {
-	/** The URL, or the file as raw base64 (no `data:` prefix). */
-	media: string;
-	fromUrl: boolean;
-	mimeType?: string;
-	fileName?: string;
-}
+/**
+ * A file to send: a URL the server downloads, or the file itself — its bytes (from binary
+ * data) or raw base64 text (no `data:` prefix).
+ */
+export type MediaFile = { mimeType?: string; fileName?: string } & ({ fromUrl: true; media: string } | { fromUrl: false; media: Buffer | string });
 
 /** Extensions the MIME type of a file name or URL is read from, and back. */
 const MIME_BY_EXTENSION: Record<string, string> = {
@@ -163,7 +161,8 @@ export async function readMedia(
 	let file: MediaFile;
 	if (source === 'binary') {
 		const binary = await params.binaryFile(names.binary, 'Input Binary Field');
-		file = { media: binary.data.toString('base64'), fromUrl: false, mimeType: binary.mimeType, fileName: binary.fileName };
+		// The bytes as they are: the transport encodes them into the request body (no base64 copy here).
+		file = { media: binary.data, fromUrl: false, mimeType: binary.mimeType, fileName: binary.fileName };
 	} else if (source === 'url') {
 		const url = params.text(names.url, 'URL').trim();
 		checkMediaUrl(params, url);
@@ -194,8 +193,8 @@ export async function readMedia(
 }
 
 /**
- * The file as the body carries it: a URL as text; base64 as a Base64Text, which the
- * transport writes into the request without JSON.stringify copying it.
+ * The file as the body carries it: a URL as text; bytes or base64 text as a Base64Text, which
+ * the transport writes into the request as base64 without JSON.stringify copying it.
  */
 export function mediaValue(file: MediaFile): IDataObject | string {
 	return file.fromUrl ? file.media : (new Base64Text(file.media) as unknown as IDataObject);
