@@ -8,15 +8,8 @@ if [ -x /usr/bin/chromium ]; then
 	exit 0
 fi
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-	if command -v sudo >/dev/null 2>&1; then
-		SUDO="sudo"
-	else
-		echo "chromium: /usr/bin/chromium is missing and this is not root (no sudo) -- cannot install" >&2
-		exit 1
-	fi
-fi
+# shellcheck source=.ci/sudo.sh
+. "$(dirname "$0")/sudo.sh" "chromium: /usr/bin/chromium"
 
 echo "chromium: installing Debian's chromium (apt-get)…"
 export DEBIAN_FRONTEND=noninteractive

@@ -366,7 +366,24 @@ export interface N8nOptions {
 	logFile?: string;
 	/** Max ms to wait for readiness (default 180 s). */
 	timeoutMs?: number;
+	/**
+	 * The n8n command (default `start`). Queue mode: `webhook` (ready at "Webhook listener
+	 * waiting for requests." and `GET /healthz` on `port`) and `worker` (ready at "n8n worker is
+	 * now ready", and `GET /healthz` on QUEUE_HEALTH_CHECK_PORT when `env` sets it).
+	 */
+	command?: N8nCommand;
+	/** Arguments after the command, e.g. `--concurrency=10` for a worker. */
+	args?: string[];
 }
+
+export type N8nCommand = 'start' | 'webhook' | 'worker';
+
+/** What each command prints once it serves. */
+const READY_LINE: Record<N8nCommand, RegExp> = {
+	start: /Editor is now accessible/,
+	webhook: /Webhook listener waiting for requests/,
+	worker: /n8n worker is now ready/,
+};
 
 export interface N8nHandle {
 	url: string;
@@ -520,7 +537,10 @@ function exitedOf(child: ChildProcess): Promise<number | null> {
 	return p;
 }
 
-/** Starts `n8n start` and waits until the editor and /healthz answer. */
+/**
+ * Starts `n8n start` (or `opts.command`) and waits until it says it is ready and /healthz
+ * answers (a worker without a health port: the ready line alone).
+ */
 export async function startN8n(opts: N8nOptions): Promise<N8nHandle> {
 	const version = opts.version ?? DEFAULT_N8N_VERSION;
 	const rt = await ensureN8n(version);
@@ -534,7 +554,8 @@ export async function startN8n(opts: N8nOptions): Promise<N8nHandle> {
 	const env = n8nEnv(rt, userFolder, port, brokerPort, extra);
 
 	const started = Date.now();
-	const child = spawn(rt.nodeBin, [rt.n8nBin, 'start'], {
+	const command = opts.command ?? 'start';
+	const child = spawn(rt.nodeBin, [rt.n8nBin, command, ...(opts.args ?? [])], {
 		cwd: userFolder,
 		env,
 		detached: true, // own process group, so stop() can kill the task runner too
@@ -556,6 +577,9 @@ export async function startN8n(opts: N8nOptions): Promise<N8nHandle> {
 	void exited.then(() => (hasExited = true));
 
 	const url = `http://127.0.0.1:${port}`;
+	// A worker serves /healthz on its own port (QUEUE_HEALTH_CHECK_PORT), if at all.
+	const healthUrl =
+		command !== 'worker' ? `${url}/healthz` : env.QUEUE_HEALTH_CHECK_PORT ? `http://127.0.0.1:${env.QUEUE_HEALTH_CHECK_PORT}/healthz` : undefined;
 	let stopped = false;
 	const handle: N8nHandle & { pid: number } = {
 		url,
@@ -586,9 +610,10 @@ export async function startN8n(opts: N8nOptions): Promise<N8nHandle> {
 			await handle.stop();
 			throw new Error(`n8n was not ready after ${opts.timeoutMs ?? 180000} ms:\n${output.slice(-6000)}`);
 		}
-		if (/Editor is now accessible/.test(output)) {
+		if (READY_LINE[command].test(output)) {
+			if (!healthUrl) break;
 			try {
-				const res = await httpGet(`${url}/healthz`);
+				const res = await httpGet(healthUrl);
 				if (res.status === 200) break;
 			} catch {
 				/* not yet */
