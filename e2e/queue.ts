@@ -14,7 +14,8 @@
  * describes.
  *
  * Env: QUEUE_BURST (messages in the burst, default 300), QUEUE_VERBOSE=1 echoes n8n's output,
- * QUEUE_KEEP=1 keeps the user folders, E2E_TARBALL=<file> tests that tarball. CI=true turns a
+ * QUEUE_KEEP=1 keeps the user folders, QUEUE_PROFILE=<dir> writes a CPU profile of every n8n
+ * process there (<dir>/<command>/*.cpuprofile, written when it stops), E2E_TARBALL=<file> tests that tarball. CI=true turns a
  * missing n8n, Postgres or Redis into a failure instead of a skip.
  * Prints PASS/FAIL lines and ends with `queue: N passed, N failed`; exit 1 on a failure.
  */
@@ -59,7 +60,11 @@ const results: Array<{ name: string; ok: boolean }> = [];
 const skipped: string[] = [];
 const figures: string[] = [];
 
+/** Set on Ctrl-C: the checks still running fail as everything stops; they are not reported. */
+let interrupted = false;
+
 function record(name: string, ok: boolean, detail?: string): void {
+	if (interrupted) return;
 	results.push({ name, ok });
 	console.log(`${ok ? 'PASS' : 'FAIL'} ${name}${!ok && detail ? `\n     ${detail.replace(/\n/g, '\n     ')}` : ''}`);
 }
@@ -90,8 +95,8 @@ function figure(line: string): void {
 function summary(): never {
 	const passed = results.filter((r) => r.ok).length;
 	const failed = results.length - passed;
-	console.log(`queue: ${passed} passed, ${failed} failed${skipped.length > 0 ? `, ${skipped.length} skipped` : ''}`);
-	process.exit(failed > 0 ? 1 : 0);
+	console.log(`queue: ${passed} passed, ${failed} failed${skipped.length > 0 ? `, ${skipped.length} skipped` : ''}${interrupted ? ' (interrupted)' : ''}`);
+	process.exit(interrupted ? 130 : failed > 0 ? 1 : 0);
 }
 
 function sleep(ms: number): Promise<void> {
@@ -351,9 +356,10 @@ function folderWithPackage(root: string, name: string, installed: string): strin
 	return folder;
 }
 
-async function startProcess(command: N8nCommand, folder: string, env: NodeJS.ProcessEnv, port?: number): Promise<N8nHandle> {
+async function startProcess(command: N8nCommand, folder: string, env: NodeJS.ProcessEnv): Promise<N8nHandle> {
 	const extra: NodeJS.ProcessEnv = { ...env };
 	const args: string[] = [];
+	if (process.env.QUEUE_PROFILE) extra.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.QUEUE_PROFILE, command)}`;
 	if (command === 'start') extra.N8N_DISABLE_PRODUCTION_MAIN_PROCESS = 'true';
 	if (command === 'worker') {
 		extra.QUEUE_HEALTH_CHECK_ACTIVE = 'true';
@@ -361,7 +367,23 @@ async function startProcess(command: N8nCommand, folder: string, env: NodeJS.Pro
 		extra.N8N_WORKER_SERVER_ADDRESS = '127.0.0.1';
 		args.push('--concurrency=10');
 	}
-	return startN8n({ version: VERSION, userFolder: folder, command, args, env: extra, port, echo: VERBOSE, timeoutMs: 240000 });
+	return startN8n({ version: VERSION, userFolder: folder, command, args, env: extra, echo: VERBOSE, timeoutMs: 240000 });
+}
+
+/** CPU seconds a process (and its children that ended) has used so far, from /proc. */
+function cpuSeconds(pid: number | undefined): number {
+	try {
+		const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		// utime, stime, cutime, cstime are fields 14-17 (1-based) of the whole line
+		return fields.slice(11, 15).reduce((sum, f) => sum + Number(f), 0) / 100;
+	} catch {
+		return NaN;
+	}
+}
+
+function processes(cl: Cluster): Array<[string, N8nHandle]> {
+	return [['main', cl.main], ['webhook A', cl.webhooks[0]], ['webhook B', cl.webhooks[1]], ['worker 1', cl.workers[0]], ['worker 2', cl.workers[1]]];
 }
 
 // ---------------------------------------------------------------------------------------
@@ -428,15 +450,21 @@ async function main(): Promise<void> {
 	let cluster: Cluster | undefined;
 	let tarball = '';
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-queue-'));
-	const stopAll = async () => {
-		if (cluster) {
-			const procs = [cluster.main, ...cluster.webhooks, ...cluster.workers];
-			await Promise.allSettled(procs.map((p) => p.stop()));
-		}
-		await Promise.allSettled([services?.stop(), sandbox?.close(), balancer?.close()]);
-	};
+	let stopping: Promise<void> | undefined;
+	const stopAll = () =>
+		(stopping ??= (async () => {
+			if (cluster) {
+				const procs = [cluster.main, ...cluster.webhooks, ...cluster.workers];
+				await Promise.allSettled(procs.map((p) => p.stop()));
+			}
+			await Promise.allSettled([services?.stop(), sandbox?.close(), balancer?.close()]);
+			if (process.env.QUEUE_KEEP === '1') console.log(`queue: user folders kept in ${root}`);
+			else fs.rmSync(root, { recursive: true, force: true });
+			if (tarball && !process.env.E2E_TARBALL) fs.rmSync(path.dirname(tarball), { recursive: true, force: true });
+		})());
 	for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 		process.once(sig, () => {
+			interrupted = true;
 			console.log(`queue: ${sig}, stopping n8n, Postgres, Redis and the sandbox`);
 			void stopAll().then(() => process.exit(130));
 		});
@@ -631,6 +659,8 @@ async function main(): Promise<void> {
 			const repliesBefore = sendTexts(sb, 'demo').length;
 			const tag = randomBytes(3).toString('hex');
 			const messages = Array.from({ length: BURST }, (_, n) => ({ text: `burst ${tag} ${n}`, from: `55119${String(10000000 + n)}`, sentAt: 0, answered: false }));
+			const cpuBefore = processes(cl).map(([, h]) => cpuSeconds(h.pid));
+			const harnessBefore = process.cpuUsage();
 			const burstStart = Date.now();
 			let lastAnswer = burstStart;
 			let nextIndex = 0;
@@ -647,10 +677,14 @@ async function main(): Promise<void> {
 			const failedDeliveries = messages.filter((m) => !m.answered).length;
 			assert.equal(failedDeliveries, 0, `${failedDeliveries} deliveries were not answered 2xx`);
 			const received = lb.received().map((n, i) => n - receivedBefore[i]);
+			const answerMs = lb.forwards.slice(-BURST).map((f) => f.ms).sort((a, b) => a - b);
 			await waitFor(`${BURST} replies`, () => (sendTexts(sb, 'demo').length - repliesBefore >= BURST ? true : undefined), 240000).catch((e: Error) => {
 				throw new Error(`${e.message}; have ${sendTexts(sb, 'demo').length - repliesBefore}`);
 			});
 			const lastReply = Math.max(...sendTexts(sb, 'demo').slice(repliesBefore).map((r) => r.at));
+			const cpu = processes(cl).map(([name, h], i) => `${name} ${(cpuSeconds(h.pid) - cpuBefore[i]).toFixed(1)}`);
+			const harness = process.cpuUsage(harnessBefore);
+			cpu.push(`this test with the sandbox and balancer ${((harness.user + harness.system) / 1e6).toFixed(1)}`);
 			const runs = (await settledExecutions(rest, ids.demo, before.size + BURST, 120000, 3000)).filter((e) => !before.has(e.id));
 			assert.equal(runs.length, BURST, `${runs.length} runs for ${BURST} messages`);
 			const notOk = runs.filter((e) => e.status !== 'success');
@@ -680,22 +714,24 @@ async function main(): Promise<void> {
 			const allSeconds = (lastReply - burstStart) / 1000;
 			figure(
 				`burst: ${BURST} deliveries in ${deliverySeconds.toFixed(1)} s = ${(BURST / deliverySeconds).toFixed(0)} deliveries/s accepted (16 at a time); ` +
-					`all ${BURST} replies after ${allSeconds.toFixed(1)} s = ${(BURST / allSeconds).toFixed(0)} messages/s end to end`,
+					`all ${BURST} replies after ${allSeconds.toFixed(1)} s = ${(BURST / allSeconds).toFixed(0)} messages/s end to end; ` +
+					`a webhook process answered a delivery in p50 ${percentile(answerMs, 0.5)} ms, p90 ${percentile(answerMs, 0.9)} ms`,
 			);
 			figure(
 				`delivery-to-reply latency: p50 ${percentile(latencies, 0.5)} ms, p90 ${percentile(latencies, 0.9)} ms, max ${latencies.at(-1)} ms; ` +
 					`webhook A/B took ${received.join('/')}, workers ran ${perWorker.join('/')}`,
 			);
+			figure(`CPU seconds used until the last reply: ${cpu.join(', ')}`);
 		});
 
 		// --- the same delivery again after restarting one webhook process ----------------
 		await check('the same delivery again, after webhook process A restarted (its memory empty): it runs, the counter says 3, still one reply', async () => {
 			if (!dup || !dupKey) throw new Error('not run: the concurrent duplicate check did not pass');
 			const old = cl.webhooks[0];
-			const port = old.port;
 			cl.pastLogs.push(old.logs());
 			await old.stop();
-			cl.webhooks[0] = await startProcess('webhook', cl.folders[1], cl.env, port);
+			cl.webhooks[0] = await startProcess('webhook', cl.folders[1], cl.env);
+			lb.backends[0] = cl.webhooks[0].url;
 			lb.route = 0;
 			const before = idsOf(await executionsOf(rest, ids.demo));
 			const again = await sb.redeliver(dup);
@@ -765,16 +801,11 @@ async function main(): Promise<void> {
 		});
 	} catch (e) {
 		record('queue run aborted', false, e instanceof Error ? (e.stack ?? e.message) : String(e));
-		if (cluster) {
-			for (const [name, h] of [['main', cluster.main], ...cluster.webhooks.map((h, i) => [`webhook ${i ? 'B' : 'A'}`, h] as const), ...cluster.workers.map((h, i) => [`worker ${i + 1}`, h] as const)] as const) {
-				console.log(`--- last output of ${name} ---\n${h.logs().slice(-2500)}`);
-			}
-		}
+		if (cluster?.webhooks.length) {
+			for (const [name, h] of processes(cluster)) console.log(`--- last output of ${name} ---\n${h.logs().slice(-2500)}`);
+		} else if (cluster) console.log(`--- last output of main ---\n${cluster.main.logs().slice(-2500)}`);
 	} finally {
 		await stopAll();
-		if (process.env.QUEUE_KEEP === '1') console.log(`queue: user folders kept in ${root}`);
-		else fs.rmSync(root, { recursive: true, force: true });
-		if (tarball && !process.env.E2E_TARBALL) fs.rmSync(path.dirname(tarball), { recursive: true, force: true });
 		console.log(`queue: took ${Math.round((Date.now() - t0) / 1000)} s`);
 	}
 }

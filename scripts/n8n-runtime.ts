@@ -397,6 +397,8 @@ export interface N8nHandle {
 	logs(): string;
 	/** Resolves when the process exits. */
 	exited: Promise<number | null>;
+	/** The n8n process's PID (its process group's too). */
+	pid?: number;
 }
 
 /** The encryption key of a user folder: the one n8n stored, else one derived from the path. */

@@ -151,7 +151,24 @@ async function stopPid(pid: number, signal: NodeJS.Signals, graceMs: number): Pr
 
 /** Runs a Postgres binary as the postgres user when we are root (Postgres refuses root). */
 function asPostgres(bin: string, args: string[]): { cmd: string; args: string[] } {
-	return isRoot() ? { cmd: 'runuser', args: ['-u', 'postgres', '--', bin, ...args] } : { cmd: bin, args };
+	if (!isRoot()) return { cmd: bin, args };
+	const runuser = ['/usr/sbin/runuser', '/sbin/runuser'].find((p) => fs.existsSync(p)) ?? which('runuser');
+	if (runuser) return { cmd: runuser, args: ['-u', 'postgres', '--', bin, ...args] };
+	const quoted = [bin, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+	return { cmd: 'su', args: ['postgres', '-s', '/bin/sh', '-c', quoted] };
+}
+
+/**
+ * A parent for the temporary folder: the system's temporary folder, unless the postgres user
+ * could not reach a folder in it (a TMPDIR under /root), then /tmp.
+ */
+function tempParent(): string {
+	const dir = os.tmpdir();
+	if (!isRoot()) return dir;
+	for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+		if ((fs.statSync(d).mode & 0o001) === 0) return '/tmp';
+		if (d === path.dirname(d)) return dir;
+	}
 }
 
 const livePids = new Set<{ pid: number; signal: NodeJS.Signals }>();
@@ -278,7 +295,7 @@ async function startRedis(redisServer: string, dir: string): Promise<RedisInfo &
 export async function startServices(bins: ServiceBinaries = findServiceBinaries()): Promise<Services> {
 	if (!bins.pgBin || !bins.redisServer) throw new Error(`missing: ${bins.missing.join('; ')}`);
 	const started = Date.now();
-	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'queue-services-'));
+	const dir = fs.mkdtempSync(path.join(tempParent(), 'queue-services-'));
 	let pg: Awaited<ReturnType<typeof startPostgres>> | undefined;
 	let redis: Awaited<ReturnType<typeof startRedis>> | undefined;
 	const stop = async () => {
