@@ -267,22 +267,13 @@ async function standalone(version: string): Promise<void> {
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-agent-'));
 	const { startSandbox } = (await import('../sandbox/server')) as { startSandbox: (o: unknown) => Promise<Sandbox> };
 	const sandbox = await startSandbox({ dialect: 'v2', instances: [{ name: 'demo' }] });
-	let failed = 0;
+	const { Report } = await import('./report');
+	const report = new Report('agent');
 	const tools: E2eTools = {
 		version,
 		userFolder,
 		waitFor: () => Promise.reject(new Error('not used')),
-		check: async (name, fn) => {
-			try {
-				await fn();
-				console.log(`PASS ${name}`);
-				return true;
-			} catch (e) {
-				failed++;
-				console.log(`FAIL ${name}\n     ${(e instanceof Error ? e.message : String(e)).replace(/\n/g, '\n     ')}`);
-				return false;
-			}
-		},
+		check: (name, fn) => report.check(name, fn),
 	};
 	try {
 		await installTarballIntoUserFolder(tarball, userFolder);
@@ -293,7 +284,7 @@ async function standalone(version: string): Promise<void> {
 		else fs.rmSync(userFolder, { recursive: true, force: true });
 		if (!process.env.E2E_TARBALL) fs.rmSync(path.dirname(tarball), { recursive: true, force: true });
 	}
-	process.exit(failed > 0 ? 1 : 0);
+	report.summary();
 }
 
 if (require.main === module) {

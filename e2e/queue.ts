@@ -43,6 +43,7 @@ import { ensureServiceBinaries, redisCommands, startServices, type Services } fr
 import { ACTION_TYPE, TRIGGER_TYPE } from '../scripts/demo-workflow';
 import { startBalancer, type Balancer } from './balancer';
 import type { RecordedDelivery, RecordedRequest, Sandbox } from '../sandbox/server';
+import { Report, sleep, waitFor } from './report';
 
 const VERSION = DEFAULT_N8N_VERSION;
 const BURST = Math.max(1, Number(process.env.QUEUE_BURST ?? 300));
@@ -56,62 +57,16 @@ const REPLY = 'You said: ';
 // ---------------------------------------------------------------------------------------
 // reporting
 
-const results: Array<{ name: string; ok: boolean }> = [];
-const skipped: string[] = [];
-const figures: string[] = [];
-
-/** Set on Ctrl-C: the checks still running fail as everything stops; they are not reported. */
-let interrupted = false;
-
-function record(name: string, ok: boolean, detail?: string): void {
-	if (interrupted) return;
-	results.push({ name, ok });
-	console.log(`${ok ? 'PASS' : 'FAIL'} ${name}${!ok && detail ? `\n     ${detail.replace(/\n/g, '\n     ')}` : ''}`);
-}
-
-async function check(name: string, fn: () => unknown | Promise<unknown>): Promise<boolean> {
-	try {
-		await fn();
-		record(name, true);
-		return true;
-	} catch (e) {
-		record(name, false, e instanceof Error ? e.message : String(e));
-		return false;
-	}
-}
-
-function skip(name: string, why: string): void {
-	skipped.push(name);
-	console.log('!'.repeat(78));
-	console.log(`SKIP ${name}\n!!!  ${why}`);
-	console.log('!'.repeat(78));
-}
+const report = new Report('queue');
+const record = report.record.bind(report);
+const check = report.check.bind(report);
+const skip = report.skip.bind(report);
 
 function figure(line: string): void {
-	figures.push(line);
 	console.log(`     ${line}`);
 }
 
-function summary(): never {
-	const passed = results.filter((r) => r.ok).length;
-	const failed = results.length - passed;
-	console.log(`queue: ${passed} passed, ${failed} failed${skipped.length > 0 ? `, ${skipped.length} skipped` : ''}${interrupted ? ' (interrupted)' : ''}`);
-	process.exit(interrupted ? 130 : failed > 0 ? 1 : 0);
-}
-
-function sleep(ms: number): Promise<void> {
-	return new Promise((r) => setTimeout(r, ms));
-}
-
-async function waitFor<T>(what: string, fn: () => T | undefined | Promise<T | undefined>, timeoutMs = 30000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const v = await fn();
-		if (v !== undefined && v !== null && (v as unknown) !== false) return v as T;
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-		await sleep(200);
-	}
-}
+const summary = (): never => report.summary();
 
 function percentile(sorted: number[], p: number): number {
 	if (sorted.length === 0) return NaN;
@@ -464,7 +419,7 @@ async function main(): Promise<void> {
 		})());
 	for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 		process.once(sig, () => {
-			interrupted = true;
+			report.interrupted = true;
 			console.log(`queue: ${sig}, stopping n8n, Postgres, Redis and the sandbox`);
 			void stopAll().then(() => process.exit(130));
 		});

@@ -51,60 +51,19 @@ import { setUpV2, v2CliChecks, v2ServerChecks, type E2eTools, type V2Run } from 
 import { agentChecks } from './agent';
 import { REPLY_PREFIX } from '../scripts/demo-workflow';
 import { startPlayground, type Playground } from '../scripts/start';
+import { Report, sleep, waitFor } from './report';
 
 // The sandbox is another engineer's module; typed loosely here so the e2e keeps compiling
 // while its API grows.
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Sandbox = any;
 
-const results: Array<{ name: string; ok: boolean; detail?: string }> = [];
-const skipped: string[] = [];
+const report = new Report('e2e');
+const record = report.record.bind(report);
+const check = report.check.bind(report);
+const skip = report.skip.bind(report);
+const summary = (): never => report.summary();
 const VERBOSE = process.env.E2E_VERBOSE === '1';
-
-
-function record(name: string, ok: boolean, detail?: string): void {
-	results.push({ name, ok, detail });
-	console.log(`${ok ? 'PASS' : 'FAIL'} ${name}${!ok && detail ? `\n     ${detail.replace(/\n/g, '\n     ')}` : ''}`);
-}
-
-async function check(name: string, fn: () => unknown | Promise<unknown>): Promise<boolean> {
-	try {
-		await fn();
-		record(name, true);
-		return true;
-	} catch (e) {
-		record(name, false, e instanceof Error ? e.message : String(e));
-		return false;
-	}
-}
-
-function sleep(ms: number): Promise<void> {
-	return new Promise((r) => setTimeout(r, ms));
-}
-
-async function waitFor<T>(what: string, fn: () => T | undefined | Promise<T | undefined>, timeoutMs = 30000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const v = await fn();
-		if (v !== undefined && v !== null && (v as unknown) !== false) return v as T;
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-		await sleep(250);
-	}
-}
-
-function skip(name: string, why: string): void {
-	skipped.push(name);
-	console.log('!'.repeat(78));
-	console.log(`SKIP ${name}\n!!!  ${why}`);
-	console.log('!'.repeat(78));
-}
-
-function summary(): never {
-	const passed = results.filter((r) => r.ok).length;
-	const failed = results.length - passed;
-	console.log(`e2e: ${passed} passed, ${failed} failed${skipped.length > 0 ? `, ${skipped.length} skipped` : ''}`);
-	process.exit(failed > 0 ? 1 : 0);
-}
 
 function requestsTo(sandbox: Sandbox, p: string): any[] {
 	return (sandbox.requests as any[]).filter((r) => r.path === p || String(r.path).split('?')[0] === p);
