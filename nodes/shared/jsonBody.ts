@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-
 import type { IDataObject } from 'n8n-workflow';
 
 /**
@@ -41,41 +39,31 @@ export class Base64Text {
 	}
 }
 
-/**
- * Where a file goes, as JSON.stringify writes it: with a random nonce per body, so that no
- * text of the user's can look like one.
- */
-const MARK = (nonce: string, index: number) => `\u0000base64:${nonce}:${index}\u0000`;
-const markJson = (nonce: string) => new RegExp(`"\\\\u0000base64:${nonce}:(\\d+)\\\\u0000"`, 'g');
-
 const QUOTE = 0x22;
 
 /**
  * The body as JSON bytes when it carries Base64Text values (top-level fields, where the
  * routes take their media); otherwise the body as it is, for n8n's helper to serialise.
- * The bytes are allocated once, at their final size, and each file written into them once.
+ * The bytes are what JSON.stringify(body) gives — fields in the same order, each other value
+ * serialised by JSON.stringify itself, fields it leaves out (undefined) left out — allocated
+ * once at their final size, each file written into them once.
  */
 export function jsonBody(body: IDataObject): IDataObject | Buffer {
-	const files: Base64Text[] = [];
-	const nonce = randomUUID();
-	const marked: IDataObject = {};
-	for (const [key, value] of Object.entries(body)) {
-		if (value instanceof Base64Text) {
-			marked[key] = MARK(nonce, files.length);
-			files.push(value);
-		} else {
-			marked[key] = value;
-		}
-	}
-	if (files.length === 0) return body;
-	const json = JSON.stringify(marked);
+	const entries = Object.entries(body);
+	if (!entries.some(([, value]) => value instanceof Base64Text)) return body;
 	const parts: Array<string | Base64Text> = [];
-	let last = 0;
-	for (const match of json.matchAll(markJson(nonce))) {
-		parts.push(json.slice(last, match.index), files[Number(match[1])]);
-		last = (match.index ?? 0) + match[0].length;
+	let text = '';
+	for (const [key, value] of entries) {
+		const field = `${text === '' && parts.length === 0 ? '{' : ','}${JSON.stringify(key)}:`;
+		if (value instanceof Base64Text) {
+			parts.push(text + field, value);
+			text = '';
+			continue;
+		}
+		const json = JSON.stringify(value) as string | undefined;
+		if (json !== undefined) text += field + json;
 	}
-	parts.push(json.slice(last));
+	parts.push(`${text}}`);
 	const size = parts.reduce((sum, part) => sum + (typeof part === 'string' ? Buffer.byteLength(part, 'utf8') : part.length + 2), 0);
 	const bytes = Buffer.allocUnsafe(size);
 	let offset = 0;

@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+
 import { Base64Text, jsonBody } from '../../nodes/shared/jsonBody';
 
 /** A file's base64 is written into the body around JSON.stringify, and the body means the same JSON. */
@@ -26,6 +28,26 @@ describe('request bodies with a file', () => {
 			expect((jsonBody(body) as Buffer).equals(Buffer.from(expected, 'utf8'))).toBe(true);
 			expect(JSON.stringify(body)).toBe(expected);
 		}
+	});
+
+	test('any body: exactly the bytes of JSON.stringify with each file as its base64', () => {
+		const value = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.array(fc.string()), fc.dictionary(fc.string(), fc.string()));
+		const file = fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes));
+		fc.assert(
+			fc.property(fc.array(fc.tuple(fc.string(), fc.oneof(value, file.map((f) => ({ file: f })))), { maxLength: 8 }), (fields) => {
+				const body: Record<string, unknown> = {};
+				const plain: Record<string, unknown> = {};
+				for (const [key, v] of fields) {
+					const isFile = typeof v === 'object' && v !== null && 'file' in v && Buffer.isBuffer(v.file);
+					body[key] = isFile ? new Base64Text(v.file) : v;
+					plain[key] = isFile ? v.file.toString('base64') : v;
+				}
+				const result = jsonBody(body as never);
+				const expected = JSON.stringify(plain);
+				if (Buffer.isBuffer(result)) expect(result.toString('utf8')).toBe(expected);
+				else expect(JSON.stringify(result)).toBe(expected);
+			}),
+		);
 	});
 
 	test('text that merely looks like the internal mark is not replaced', () => {

@@ -82,6 +82,14 @@ describe.each(['default', 'filesystem'] as const)('media from binary data kept i
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
+	test('a file larger than the pieces it is encoded in arrives byte for byte', async () => {
+		const video = Buffer.alloc(200_003);
+		for (let i = 0; i < video.length; i++) video[i] = (i * 7919) % 251;
+		const result = await send(media, [{ data: file(video, 'video/mp4', 'clip.mp4') }]);
+		expect(result.error).toBeUndefined();
+		expect(sent(sandbox.current)[0].body).toEqual({ number: '5511999990000', mediatype: 'video', mimetype: 'video/mp4', media: video.toString('base64'), fileName: 'clip.mp4' });
+	});
+
 	test.each<[string, INodeParameters, string]>([
 		['a voice note', { resource: 'message', operation: 'sendAudio', number: '5511999990000' }, '/message/sendWhatsAppAudio/demo'],
 		['a video note', { resource: 'message', operation: 'sendVideoNote', number: '5511999990000' }, '/message/sendPtv/demo'],
