@@ -321,12 +321,16 @@ export async function mediaBench(tarball: string, version: string, rounds: numbe
 				);
 			}
 			// One video per run. From disk: the whole run's growth, reading the file included (an upper
-			// bound). From a Code node: its control right before grows RSS for what making the file takes
-			// (~4× the file: n8n receives the base64 from its task runner as JSON), so the sender's run
-			// shows what the send takes beyond that.
+			// bound). From a Code node, making the file takes ~4× the file of its own (n8n receives the
+			// base64 from its task runner as JSON), and how much of that a run shows depends on whether
+			// n8n collected the run before: the sender's growth minus its control's, in the order
+			// control, sender, sender, control.
 			const one = async (c: Contender) => (await run(c, 1, VIDEO_BYTES, 'video')).growth;
-			await one('control');
-			memory.push({ code: await one('action'), disk: await one('diskAction') });
+			const c1 = await one('control');
+			const a1 = await one('action');
+			const a2 = await one('action');
+			const c2 = await one('control');
+			memory.push({ code: (a1 + a2 - c1 - c2) / 2, disk: await one('diskAction') });
 			for (const c of ['control', 'action', 'httpRequest'] as const) images[c].push((await run(c, IMAGES, IMAGE_BYTES, 'image')).ms);
 			log(`media round ${round + 1}/${rounds}: images ours ${fmt(images.action.at(-1)! - images.control.at(-1)!)} ms, HTTP Request ${fmt(images.httpRequest.at(-1)! - images.control.at(-1)!)} ms`);
 		}
@@ -353,7 +357,7 @@ export async function mediaBench(tarball: string, version: string, rounds: numbe
 					[`the same video read from disk by Read/Write Files (n8n's default filesystem mode) vs the same bare fetch`, perVideo(of(disk)), perVideo(of((v) => v.bare)), fmtRatio(of((v) => disk(v) / v.bare)), '≤ 1.5×'],
 					[`floor: n8n's HTTP helper alone sending that body as a Buffer (no node, no workflow) vs the same bare fetch`, perVideo(of((v) => v.helper)), perVideo(of((v) => v.bare)), fmtRatio(of((v) => v.helper / v.bare)), ''],
 					[`for scale: a bare fetch of that body from a Node 24 process of its own (as n8n is) vs the bare fetch`, perVideo(of((v) => v.fetch)), perVideo(of((v) => v.bare)), fmtRatio(of((v) => v.fetch / v.bare)), ''],
-					[`n8n's peak RSS growth sending one video from a Code node (beyond its control's, run right before)`, mb(median(memory.map((m) => m.code))), `file ${video16}`, fmtRatio(median(memory.map((m) => m.code)) / VIDEO_BYTES), '< 4×'],
+					[`n8n's peak RSS growth sending one video from a Code node (the sender's run minus its control's)`, mb(median(memory.map((m) => m.code))), `file ${video16}`, fmtRatio(median(memory.map((m) => m.code)) / VIDEO_BYTES), '< 4×'],
 					[`the same from disk (reading the file included)`, mb(median(memory.map((m) => m.disk))), `file ${video16}`, fmtRatio(median(memory.map((m) => m.disk)) / VIDEO_BYTES), '< 4×'],
 					[`${fmt(IMAGES)} images of ${mb(IMAGE_BYTES, 1)}, per message, vs HTTP Request with the same bodies`, `${fmt(oursPer * 1000)} µs`, `${fmt(httpPer * 1000)} µs`, fmtRatio(imageRatio), '≤ 0.6×'],
 				],
