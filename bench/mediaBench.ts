@@ -35,7 +35,7 @@ import {
 	type WorkflowSpec,
 } from '../scripts/n8n-runtime';
 import type { Sandbox } from '../sandbox/server';
-import { fmt, fmtRatio, forkTs, log, mb, median, once, rssOf, rssSampler, sleep, table, videoBody } from './util';
+import { fmt, fmtRatio, forkTs, httpRequestNode, log, mb, median, once, rssOf, rssSampler, sleep, table, videoBody } from './util';
 
 const VIDEO_BYTES = 16 * 1024 * 1024;
 const IMAGE_BYTES = 100 * 1024;
@@ -169,30 +169,16 @@ export async function mediaBench(tarball: string, version: string, rounds: numbe
 		action: workflow('action', sendMedia('={{ $json.number }}')),
 		diskControl: workflow('diskControl', undefined, videoFile),
 		diskAction: workflow('diskAction', sendMedia('5511900000000'), videoFile),
-		httpRequest: workflow('httpRequest', {
-			type: 'n8n-nodes-base.httpRequest',
-			typeVersion: 4.2,
-			credentials: { httpHeaderAuth: { id: header, name: 'apikey (bench)' } },
-			parameters: {
-				method: 'POST',
-				url: `${sandbox.url}/message/sendMedia/demo`,
-				authentication: 'genericCredentialType',
-				genericAuthType: 'httpHeaderAuth',
-				sendBody: true,
-				contentType: 'json',
-				specifyBody: 'keypair',
-				bodyParameters: {
-					parameters: [
-						{ name: 'number', value: '={{ $json.number }}' },
-						{ name: 'mediatype', value: 'image' },
-						{ name: 'mimetype', value: '={{ $binary.data.mimeType }}' },
-						{ name: 'media', value: '={{ $json.b64 }}' },
-						{ name: 'fileName', value: '={{ $binary.data.fileName }}' },
-					],
-				},
-				options: {},
-			},
-		}),
+		httpRequest: workflow(
+			'httpRequest',
+			httpRequestNode(`${sandbox.url}/message/sendMedia/demo`, { id: header, name: 'apikey (bench)' }, [
+				['number', '={{ $json.number }}'],
+				['mediatype', 'image'],
+				['mimetype', '={{ $binary.data.mimeType }}'],
+				['media', '={{ $json.b64 }}'],
+				['fileName', '={{ $binary.data.fileName }}'],
+			]),
+		),
 	};
 	const ids = await importWorkflows(userFolder, Object.values(wfs), version);
 	const nodeOptions = [process.env.BENCH_MEDIA_PROFILE ? `--cpu-prof --cpu-prof-dir=${process.env.BENCH_MEDIA_PROFILE}` : '', process.env.BENCH_MEDIA_NODE_OPTIONS ?? ''].join(' ').trim();

@@ -42,7 +42,7 @@ import {
 	type WorkflowSpec,
 } from '../scripts/n8n-runtime';
 import type { Sandbox } from '../sandbox/server';
-import { groupCpuMs, log, rssOf, rssSampler, sleep } from './util';
+import { groupCpuMs, httpRequestNode, log, rssOf, rssSampler, sleep } from './util';
 
 export type N8nContender = 'control' | 'action' | 'httpRequest';
 
@@ -137,27 +137,13 @@ export function benchWorkflows(sandboxUrl: string, credIds: { ours: string; head
 		}),
 		// The same POST as a user builds it by hand: JSON body from fields, the key in a
 		// Header Auth credential (name `apikey`).
-		httpRequest: workflow('httpRequest', {
-			type: 'n8n-nodes-base.httpRequest',
-			typeVersion: 4.2,
-			credentials: { httpHeaderAuth: { id: credIds.header, name: 'Sandbox apikey (bench)' } },
-			parameters: {
-				method: 'POST',
-				url: `${sandboxUrl}${SEND_PATH}`,
-				authentication: 'genericCredentialType',
-				genericAuthType: 'httpHeaderAuth',
-				sendBody: true,
-				contentType: 'json',
-				specifyBody: 'keypair',
-				bodyParameters: {
-					parameters: [
-						{ name: 'number', value: '={{ $json.number }}' },
-						{ name: 'text', value: '={{ $json.text }}' },
-					],
-				},
-				options: {},
-			},
-		}),
+		httpRequest: workflow(
+			'httpRequest',
+			httpRequestNode(`${sandboxUrl}${SEND_PATH}`, { id: credIds.header, name: 'Sandbox apikey (bench)' }, [
+				['number', '={{ $json.number }}'],
+				['text', '={{ $json.text }}'],
+			]),
+		),
 	};
 }
 

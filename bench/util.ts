@@ -180,3 +180,26 @@ export function once<T>(child: ChildProcess): Promise<T> {
 		child.once('exit', onExit);
 	});
 }
+
+/**
+ * n8n's HTTP Request node (4.2) posting a JSON body built from key-value pairs with the
+ * `apikey` header credential: the contender each bench compares the package with.
+ */
+export function httpRequestNode(url: string, credential: { id: string; name: string }, fields: Array<[string, string]>): Record<string, unknown> {
+	return {
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		credentials: { httpHeaderAuth: credential },
+		parameters: {
+			method: 'POST',
+			url,
+			authentication: 'genericCredentialType',
+			genericAuthType: 'httpHeaderAuth',
+			sendBody: true,
+			contentType: 'json',
+			specifyBody: 'keypair',
+			bodyParameters: { parameters: fields.map(([name, value]) => ({ name, value })) },
+			options: {},
+		},
+	};
+}

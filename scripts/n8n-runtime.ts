@@ -512,20 +512,29 @@ async function killTree(child: ChildProcess, exited: Promise<unknown>, graceMs: 
 	}
 }
 
-const liveHandles = new Set<N8nHandle>();
+/** Processes to end if this process exits before they were stopped (a crash, process.exit). */
+const endOnExit = new Map<number, NodeJS.Signals>();
 let exitHookInstalled = false;
-function installExitHook(): void {
-	if (exitHookInstalled) return;
-	exitHookInstalled = true;
-	process.on('exit', () => {
-		for (const h of liveHandles) {
-			try {
-				process.kill(-(h as unknown as { pid: number }).pid, 'SIGKILL');
-			} catch {
-				/* gone */
+
+/**
+ * Ends `pid` (a negative pid is a process group) with `signal` when this process exits, until
+ * the returned function is called after a clean stop.
+ */
+export function endWhenThisExits(pid: number, signal: NodeJS.Signals): () => void {
+	endOnExit.set(pid, signal);
+	if (!exitHookInstalled) {
+		exitHookInstalled = true;
+		process.on('exit', () => {
+			for (const [target, sig] of endOnExit) {
+				try {
+					process.kill(target, sig);
+				} catch {
+					/* gone */
+				}
 			}
-		}
-	});
+		});
+	}
+	return () => endOnExit.delete(pid);
 }
 
 const exitPromises = new WeakMap<ChildProcess, Promise<number | null>>();
@@ -597,11 +606,10 @@ export async function startN8n(opts: N8nOptions): Promise<N8nHandle> {
 			if (stopped) return exited.then(() => undefined);
 			stopped = true;
 			await killTree(child, exited, 20000);
-			liveHandles.delete(handle);
+			forget();
 		},
 	};
-	liveHandles.add(handle);
-	installExitHook();
+	const forget = endWhenThisExits(-child.pid!, 'SIGKILL');
 
 	const deadline = started + (opts.timeoutMs ?? 180000);
 	for (;;) {

@@ -22,7 +22,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { REPO_ROOT, freePort, run } from './n8n-runtime';
+import { REPO_ROOT, endWhenThisExits, freePort, run } from './n8n-runtime';
 
 export interface PostgresInfo {
 	host: string;
@@ -171,22 +171,6 @@ function tempParent(): string {
 	}
 }
 
-const livePids = new Set<{ pid: number; signal: NodeJS.Signals }>();
-let hookInstalled = false;
-function installExitHook(): void {
-	if (hookInstalled) return;
-	hookInstalled = true;
-	process.on('exit', () => {
-		for (const p of livePids) {
-			try {
-				process.kill(p.pid, p.signal);
-			} catch {
-				/* gone */
-			}
-		}
-	});
-}
-
 async function startPostgres(pgBin: string, dir: string): Promise<PostgresInfo & { stop(): Promise<void> }> {
 	const dataDir = path.join(dir, 'data');
 	const logFile = path.join(dir, 'postgres.log');
@@ -228,9 +212,7 @@ async function startPostgres(pgBin: string, dir: string): Promise<PostgresInfo &
 		throw new Error(`${e.message}\n${log}`);
 	});
 	const pid = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-	const entry = { pid, signal: 'SIGQUIT' as NodeJS.Signals };
-	livePids.add(entry);
-	installExitHook();
+	const forget = endWhenThisExits(pid, 'SIGQUIT');
 	const env = { ...process.env, PGPASSWORD: password };
 	await run(path.join(pgBin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'n8n', 'n8n'], { env, label: 'createdb', quiet: true });
 	return {
@@ -244,7 +226,7 @@ async function startPostgres(pgBin: string, dir: string): Promise<PostgresInfo &
 		// SIGINT = "fast" shutdown: ends the sessions, writes a checkpoint, exits.
 		stop: async () => {
 			await stopPid(pid, 'SIGINT', 20000);
-			livePids.delete(entry);
+			forget();
 		},
 	};
 }
@@ -260,9 +242,7 @@ async function startRedis(redisServer: string, dir: string): Promise<RedisInfo &
 	child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
 	child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
 	const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
-	const entry = { pid: child.pid!, signal: 'SIGKILL' as NodeJS.Signals };
-	livePids.add(entry);
-	installExitHook();
+	const forget = endWhenThisExits(child.pid!, 'SIGKILL');
 	const deadline = Date.now() + 20000;
 	for (;;) {
 		if (child.exitCode !== null) throw new Error(`redis-server exited (${child.exitCode}):\n${output.slice(-2000)}`);
@@ -282,7 +262,7 @@ async function startRedis(redisServer: string, dir: string): Promise<RedisInfo &
 		stop: async () => {
 			await stopPid(child.pid!, 'SIGTERM', 10000);
 			await exited;
-			livePids.delete(entry);
+			forget();
 		},
 	};
 }
