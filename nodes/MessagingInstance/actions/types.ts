@@ -51,6 +51,11 @@ export interface Operation {
 	scope?: 'instance' | 'server';
 	/** Served by v2.x servers only: with the documented dialect it fails before any request. */
 	v2Only?: boolean;
+	/**
+	 * The whole request, for an operation whose request is more than a body and a query (a
+	 * wait it asks the server for); otherwise `buildBody` and `buildQuery` say it.
+	 */
+	buildRequest?(params: ItemParameters, dialect: Dialect): BuiltRequest | Promise<BuiltRequest>;
 	/** Reads and checks the item's parameters and returns the body; throws before any request. */
 	buildBody?(params: ItemParameters, dialect: Dialect): IDataObject | Promise<IDataObject>;
 	/** The query string, read and checked like the body. */
@@ -73,4 +78,6 @@ export interface Operation {
 export interface BuiltRequest {
 	body?: IDataObject;
 	query?: IDataObject;
+	/** How long the server holds the request on purpose (a typing delay), on top of the timeout. */
+	extraWaitMs?: number;
 }

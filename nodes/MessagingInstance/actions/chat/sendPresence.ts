@@ -38,15 +38,14 @@ export const sendPresence: Operation = {
 		},
 	],
 	path: '/chat/sendPresence',
-	buildBody: (params, dialect) => {
-		const number = params.recipient('number', 'Number');
-		const presence = params.text('presence', 'Presence');
+	buildRequest: (params, dialect) => {
+		const number = params.recipient('number');
+		const presence = params.text('presence');
 		if (!PRESENCES.includes(presence)) {
-			params.fail('Presence', `must be one of ${PRESENCES.join(', ')}, not ${quoted(presence)}`);
+			params.fail(params.label('presence'), `must be one of ${PRESENCES.join(', ')}, not ${quoted(presence)}`);
 		}
-		const delay = params.number('delay', 'Duration (Milliseconds)', { min: 0, max: MAX_DELAY_MS, integer: true });
-		return dialect.presenceStyle === 'flat'
-			? { number, presence, delay }
-			: { number, options: { delay, presence, number } };
+		const delay = params.number('delay', { min: 0, max: MAX_DELAY_MS, integer: true });
+		const body = dialect.presenceStyle === 'flat' ? { number, presence, delay } : { number, options: { delay, presence, number } };
+		return { body, extraWaitMs: delay };
 	},
 };

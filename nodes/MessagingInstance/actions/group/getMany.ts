@@ -21,6 +21,6 @@ export const getManyGroups: Operation = {
 	],
 	path: '/group/fetchAllGroups',
 	// The server requires the flag in the query, as the text "true" or "false".
-	buildQuery: (params) => ({ getParticipants: String(params.flag('getParticipants', 'Include Participants')) }),
+	buildQuery: (params) => ({ getParticipants: String(params.flag('getParticipants')) }),
 	pagination: wholeList(),
 };

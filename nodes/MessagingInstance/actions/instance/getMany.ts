@@ -25,7 +25,7 @@ export const getManyInstances: Operation = {
 	],
 	path: '/instance/fetchInstances',
 	buildQuery: (params) => {
-		const name = params.checkText(params.collection('filters', 'Filters').instanceName, 'Filters: Instance Name').trim();
+		const name = params.checkText(params.collection('filters').instanceName, params.label('filters.instanceName')).trim();
 		return name !== '' ? { instanceName: name } : {};
 	},
 	pagination: wholeList(),

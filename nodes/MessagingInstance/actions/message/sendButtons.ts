@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Operation } from '../types';
 import { recipientProperty } from '../fields';
-import { messageOptions, messageOptionsProperty } from './common';
+import { messageOptions, withMessageOptions, messageOptionsProperty } from './common';
 
 const MAX_BUTTONS = 3;
 
@@ -80,16 +80,16 @@ export const sendButtons: Operation = {
 		messageOptionsProperty,
 	],
 	path: '/message/sendButtons',
-	buildBody: (params, dialect) => {
-		const number = params.recipient('number', 'Number');
-		const title = params.text('title', 'Title');
-		const description = params.text('description', 'Description');
-		const footer = params.textOrEmpty('footer', 'Footer');
-		const given = (params.collection('buttons', 'Buttons').button ?? []) as IDataObject[];
-		if (!Array.isArray(given)) params.fail('Buttons', 'must be a list of buttons');
-		if (given.length === 0) params.fail('Buttons', 'needs at least one button');
+	buildRequest: (params, dialect) => {
+		const number = params.recipient('number');
+		const title = params.text('title');
+		const description = params.text('description');
+		const footer = params.textOrEmpty('footer');
+		const given = (params.collection('buttons').button ?? []) as IDataObject[];
+		if (!Array.isArray(given)) params.fail(params.label('buttons'), 'must be a list of buttons');
+		if (given.length === 0) params.fail(params.label('buttons'), 'needs at least one button');
 		if (given.length > MAX_BUTTONS) {
-			params.fail('Buttons', `has ${given.length} buttons; the server accepts at most ${MAX_BUTTONS}`);
+			params.fail(params.label('buttons'), `has ${given.length} buttons; the server accepts at most ${MAX_BUTTONS}`);
 		}
 		const buttons = given.map((button, b) => {
 			const where = `Buttons: button ${b + 1}`;
@@ -100,13 +100,15 @@ export const sendButtons: Operation = {
 				? { type: 'reply', displayText, id }
 				: { title: params.checkText(button.title, `${where} title`), displayText, id };
 		});
-		return {
-			number,
-			title,
-			description,
-			...(footer === '' ? {} : { footer }),
-			buttons,
-			...messageOptions(params),
-		};
+		return withMessageOptions(
+			{
+				number,
+				title,
+				description,
+				...(footer === '' ? {} : { footer }),
+				buttons,
+			},
+			messageOptions(params),
+		);
 	},
 };

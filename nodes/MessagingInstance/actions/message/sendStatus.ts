@@ -119,32 +119,32 @@ export const sendStatus: Operation = {
 	],
 	path: '/message/sendStatus',
 	buildBody: async (params, dialect) => {
-		const type = params.text('type', 'Type');
+		const type = params.text('type');
 		if (!dialect.statusTypes.includes(type)) {
-			params.fail('Type', `${quoted(type)} is not accepted by a ${dialect.label} server (use ${dialect.statusTypes.join(', ')})`);
+			params.fail(params.label('type'), `${quoted(type)} is not accepted by a ${dialect.label} server (use ${dialect.statusTypes.join(', ')})`);
 		}
-		const source = type === 'audio' ? params.text('contentSource', 'Audio Source') : 'url';
+		const source = type === 'audio' ? params.text('contentSource') : 'url';
 		let content: IDataObject | string;
 		if (source === 'url') {
-			content = params.text('content', 'Content');
+			content = params.text('content');
 		} else {
 			if (!dialect.servesV2Routes) {
-				params.fail('Audio Source', 'can be a file only with a v2.x server', 'Give the audio as a URL, or use a credential whose Server Dialect is "Server v2.x".');
+				params.fail(params.label('contentSource'), 'can be a file only with a v2.x server', 'Give the audio as a URL, or use a credential whose Server Dialect is "Server v2.x".');
 			}
 			const file = await readMedia(params, {}, AUDIO_SOURCE);
 			checkKind(params, 'audio', file, 'Audio Source');
 			content = mediaValue(file);
 		}
-		const caption = params.textOrEmpty('caption', 'Caption');
-		const backgroundColor = params.text('backgroundColor', 'Background Color').trim();
+		const caption = params.textOrEmpty('caption');
+		const backgroundColor = params.text('backgroundColor').trim();
 		if (!isHexColour(backgroundColor)) {
-			params.fail('Background Color', `must be a colour as #RRGGBB, not ${quoted(backgroundColor)}`);
+			params.fail(params.label('backgroundColor'), `must be a colour as #RRGGBB, not ${quoted(backgroundColor)}`);
 		}
-		const font = params.number('font', 'Font', { min: 1, max: 5, integer: true });
-		const allContacts = params.flag('allContacts', 'Send to All Contacts');
-		const jids = allContacts ? [] : params.recipientList('statusJidList', 'Status Recipients');
+		const font = params.number('font', { min: 1, max: 5, integer: true });
+		const allContacts = params.flag('allContacts');
+		const jids = allContacts ? [] : params.recipientList('statusJidList');
 		if (!allContacts && jids.length === 0) {
-			params.fail('Status Recipients', 'needs at least one JID when "Send to All Contacts" is off');
+			params.fail(params.label('statusJidList'), 'needs at least one JID when "Send to All Contacts" is off');
 		}
 		return {
 			type,
