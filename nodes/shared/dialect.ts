@@ -76,7 +76,6 @@ export interface Dialect {
 	readonly label: string;
 	/** Whether the server serves the routes beyond the interface document (v2.x servers). */
 	readonly servesV2Routes: boolean;
-	readonly numbersCheckPath: string;
 	readonly events: ReadonlySet<string>;
 	readonly statusTypes: readonly string[];
 	/** Send Status: whether `statusJidList` goes even when every contact sees the status. */
@@ -119,7 +118,6 @@ const documented: Dialect = {
 	name: 'documented',
 	label: 'documented interface',
 	servesV2Routes: false,
-	numbersCheckPath: '/chat/messagingNumbers',
 	events: new Set(DOCUMENTED_EVENTS),
 	statusTypes: ['text', 'image', 'audio'],
 	// Every field of Send Status is required here, so the list goes even when it is empty.
@@ -138,7 +136,6 @@ const v2: Dialect = {
 	name: 'v2',
 	label: 'server v2.x',
 	servesV2Routes: true,
-	numbersCheckPath: '/chat/whatsappNumbers',
 	events: new Set(V2_EVENTS),
 	statusTypes: ['text', 'image', 'audio', 'video'],
 	statusJidListAlways: false,

@@ -1,3 +1,4 @@
+import { CHECK_NUMBERS_PATH } from '../../../shared/routes';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Operation } from '../types';
@@ -20,7 +21,7 @@ export const checkNumbers: Operation = {
 			description: 'Phone numbers with country code, separated by commas or new lines',
 		},
 	],
-	path: (dialect) => dialect.numbersCheckPath,
+	path: (dialect) => CHECK_NUMBERS_PATH[dialect.name],
 	buildBody: (params) => {
 		const numbers = params.recipientList('numbers');
 		if (numbers.length === 0) params.fail(params.label('numbers'), 'needs at least one number');

@@ -3,27 +3,13 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { ALL_EVENTS } from '../../../shared/dialect';
 import { eventOptions } from '../../../shared/events';
 import { quoted } from '../normalise';
+import { INSTANCE_SETTINGS } from '../settings/instanceSettings';
 import type { Operation } from '../types';
 
 const INTEGRATIONS = ['WHATSAPP-BAILEYS', 'WHATSAPP-BUSINESS', 'EVOLUTION'];
 
-/** The instance settings the server takes on creation, as Set Settings has them. */
-const SETTINGS: Array<[string, string, string]> = [
-	['alwaysOnline', 'Always Online', 'Whether to always show the account as online'],
-	['groupsIgnore', 'Ignore Groups', 'Whether to ignore messages from groups'],
-	['readMessages', 'Read Messages', 'Whether to mark incoming messages as read'],
-	['readStatus', 'Read Status', 'Whether to mark status posts as seen'],
-	['rejectCall', 'Reject Calls', 'Whether to reject incoming calls automatically'],
-	['syncFullHistory', 'Sync Full History', 'Whether to synchronise the full history of the account'],
-];
-
-const settingOptions: INodeProperties[] = SETTINGS.map(([name, displayName, description]) => ({
-	displayName,
-	name,
-	type: 'boolean',
-	default: false,
-	description,
-}));
+/** The settings Create sends, in the order its body has them (by name). */
+const SETTING_NAMES = INSTANCE_SETTINGS.map((setting) => setting.name).sort();
 
 export const createInstance: Operation = {
 	resource: 'instance',
@@ -109,7 +95,7 @@ export const createInstance: Operation = {
 					placeholder: 'https://n8n.example.com/webhook/…',
 					description: 'Address that receives the instance\'s events (a Messaging Instance Trigger registers itself instead)',
 				},
-				...settingOptions,
+				...INSTANCE_SETTINGS,
 				] as INodeProperties[]
 			).sort((a, b) => a.displayName.localeCompare(b.displayName)),
 		},
@@ -143,7 +129,7 @@ export const createInstance: Operation = {
 				base64: options.webhookBase64 === undefined ? false : params.checkFlag(options.webhookBase64, params.label('options.webhookBase64')),
 			};
 		}
-		for (const [name] of SETTINGS) {
+		for (const name of SETTING_NAMES) {
 			if (options[name] !== undefined) body[name] = params.checkFlag(options[name], params.label(`options.${name}`));
 		}
 		return body;

@@ -1,5 +1,6 @@
 import { ALL_EVENTS, webhookBody } from '../../../shared/dialect';
 import { eventOptions } from '../../../shared/events';
+import { ROUTES } from '../../../shared/routes';
 import { quoted } from '../normalise';
 import type { Operation } from '../types';
 
@@ -50,7 +51,7 @@ export const setWebhook: Operation = {
 			description: 'Events to deliver. Names marked v2 or documented exist only in that dialect.',
 		},
 	],
-	path: '/webhook/set',
+	...ROUTES.setWebhook,
 	buildBody: (params, dialect) => {
 		const url = params.text('url').trim();
 		if (!/^https?:\/\/[^\s/]+/i.test(url)) params.fail(params.label('url'), `must be an http(s) address, not ${quoted(url)}`);
