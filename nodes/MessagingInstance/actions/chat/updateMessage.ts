@@ -1,6 +1,10 @@
 import { messageKeyProperties, readMessageKey } from '../fields';
 import { quoted } from '../normalise';
+import { factsOf, type DialectTable } from '../../../shared/dialect';
 import type { Operation } from '../types';
+
+/** Whether `number` goes as an integer (else as a string of digits). */
+const NUMBER_IS_INTEGER: DialectTable<boolean> = { documented: true, v2: false };
 
 export const updateMessage: Operation = {
 	resource: 'chat',
@@ -40,7 +44,7 @@ export const updateMessage: Operation = {
 			params.fail(params.label('number'), `must be a phone number with country code (at most 15 digits), not ${quoted(number)}`);
 		}
 		return {
-			number: dialect.updateMessageNumberIsInteger ? Number(digits) : digits,
+			number: factsOf(NUMBER_IS_INTEGER, dialect) ? Number(digits) : digits,
 			text: params.text('text'),
 			key: readMessageKey(params),
 		};

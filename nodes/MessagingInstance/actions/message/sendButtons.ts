@@ -1,10 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { factsOf, type DialectTable } from '../../../shared/dialect';
 import type { Operation } from '../types';
 import { recipientProperty } from '../fields';
 import { messageOptions, withMessageOptions, messageOptionsProperty } from './common';
 
 const MAX_BUTTONS = 3;
+
+/** How a button is written: `titled` is `{title, displayText, id}`, `reply` is `{type: "reply", displayText, id}`. */
+const BUTTON_STYLE: DialectTable<'titled' | 'reply'> = { documented: 'titled', v2: 'reply' };
 
 export const sendButtons: Operation = {
 	resource: 'message',
@@ -96,7 +100,7 @@ export const sendButtons: Operation = {
 			const displayText = params.checkText(button?.displayText, `${where} display text`);
 			if (displayText.trim() === '') params.fail(`${where} display text`, 'is required');
 			const id = params.checkText(button.id, `${where} ID`);
-			return dialect.buttonStyle === 'reply'
+			return factsOf(BUTTON_STYLE, dialect) === 'reply'
 				? { type: 'reply', displayText, id }
 				: { title: params.checkText(button.title, `${where} title`), displayText, id };
 		});

@@ -1,8 +1,21 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { factsOf, type DialectTable } from '../../../shared/dialect';
 import type { Operation } from '../types';
 import { recipientProperty } from '../fields';
 import { messageOptions, withMessageOptions, messageOptionsProperty } from './common';
+
+interface ListFacts {
+	/** The field that carries the sections. */
+	sectionsField: 'values' | 'sections';
+	/** Whether `footerText` must be sent (as "" when the user left it empty). */
+	footerRequired: boolean;
+}
+
+const LIST: DialectTable<ListFacts> = {
+	documented: { sectionsField: 'values', footerRequired: false },
+	v2: { sectionsField: 'sections', footerRequired: true },
+};
 
 interface SectionsParameter {
 	section?: Array<{ title?: unknown; rows?: { row?: IDataObject[] } }>;
@@ -153,8 +166,8 @@ export const sendList: Operation = {
 				description,
 				buttonText,
 				// The documented dialect leaves an empty footer out; v2 requires the field, even as "".
-				...(footer !== '' || dialect.listFooterRequired ? { footerText: footer } : {}),
-				[dialect.listSectionsField]: sections,
+				...(footer !== '' || factsOf(LIST, dialect).footerRequired ? { footerText: footer } : {}),
+				[factsOf(LIST, dialect).sectionsField]: sections,
 			},
 			messageOptions(params),
 		);

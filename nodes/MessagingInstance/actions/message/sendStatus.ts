@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { factsOf, type DialectTable } from '../../../shared/dialect';
 import { isHexColour, quoted } from '../normalise';
 import type { Operation } from '../types';
 import { checkKind, mediaValue, readMedia, type SourceParameters } from './media';
@@ -14,6 +15,19 @@ export const STATUS_FONTS = [
 	{ name: 'Bebas Neue Regular', value: 4, description: 'Font 4: BEBASNEUE_REGULAR' },
 	{ name: 'Oswald Heavy', value: 5, description: 'Font 5: OSWALD_HEAVY' },
 ];
+
+interface StatusFacts {
+	/** The status types the server accepts. */
+	types: readonly string[];
+	/** Whether `statusJidList` goes even when every contact sees the status. */
+	jidListAlways: boolean;
+}
+
+const STATUS: DialectTable<StatusFacts> = {
+	// Every field of Send Status is required here, so the list goes even when it is empty.
+	documented: { types: ['text', 'image', 'audio'], jidListAlways: true },
+	v2: { types: ['text', 'image', 'audio', 'video'], jidListAlways: false },
+};
 
 export const sendStatus: Operation = {
 	resource: 'message',
@@ -119,9 +133,10 @@ export const sendStatus: Operation = {
 	],
 	path: '/message/sendStatus',
 	buildBody: async (params, dialect) => {
+		const facts = factsOf(STATUS, dialect);
 		const type = params.text('type');
-		if (!dialect.statusTypes.includes(type)) {
-			params.fail(params.label('type'), `${quoted(type)} is not accepted by a ${dialect.label} server (use ${dialect.statusTypes.join(', ')})`);
+		if (!facts.types.includes(type)) {
+			params.fail(params.label('type'), `${quoted(type)} is not accepted by a ${dialect.label} server (use ${facts.types.join(', ')})`);
 		}
 		const source = type === 'audio' ? params.text('contentSource') : 'url';
 		let content: IDataObject | string;
@@ -153,7 +168,7 @@ export const sendStatus: Operation = {
 			backgroundColor,
 			font,
 			allContacts,
-			...(!allContacts || dialect.statusJidListAlways ? { statusJidList: jids } : {}),
+			...(!allContacts || facts.jidListAlways ? { statusJidList: jids } : {}),
 		};
 	},
 };
