@@ -173,6 +173,7 @@ export function readParticipants(params: ItemParameters, name: string): string[]
 export function wholeList(select: (response: unknown) => unknown[] = (response) => (Array.isArray(response) ? response : [])): Pagination {
 	return {
 		pageSize: Number.MAX_SAFE_INTEGER,
+		whole: true,
 		page: (request) => request,
 		records: (response) => ({ records: select(response), more: false }),
 	};

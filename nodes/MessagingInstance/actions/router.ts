@@ -5,6 +5,7 @@ import { inputError } from '../../shared/errors';
 import { apiRequest, openConnection } from '../../shared/transport';
 import type { Dialect } from '../../shared/dialect';
 import { findOperation, labelsOf } from './index';
+import { readPages } from './pages';
 import { ItemParameters, ParameterSource } from './parameters';
 import type { BinaryOutput, BuiltRequest, Operation } from './types';
 
@@ -19,9 +20,6 @@ function asItemJson(response: unknown): IDataObject {
 	if (typeof response === 'object' && !Array.isArray(response)) return response as IDataObject;
 	return { data: response as JsonObject };
 }
-
-/** No list is read past this many pages, whatever the server says: work is bounded. */
-const MAX_PAGES = 1_000;
 
 /** How deep secret fields are looked for in an output record. */
 const SECRET_FIELD_DEPTH = 8;
@@ -74,31 +72,6 @@ async function withBinary(
 		[propertyName]: await ctx.helpers.prepareBinaryData(Buffer.from(encoded, 'base64'), fileName, mimeType),
 	};
 	return { json: rest, binary };
-}
-
-/**
- * Reads a paged list: every page with Return All, else pages until Limit records. A page that
- * is not a list, or is empty, ends the reading.
- */
-async function readPages(
-	pagination: NonNullable<Operation['pagination']>,
-	params: ItemParameters,
-	request: BuiltRequest,
-	send: (request: BuiltRequest) => Promise<unknown>,
-): Promise<IDataObject[]> {
-	const returnAll = params.flag('returnAll');
-	const limit = returnAll ? Infinity : params.number('limit', { min: 1, integer: true });
-	const records: IDataObject[] = [];
-	// One page size for every page: the server numbers pages by it.
-	const pageSize = Math.min(pagination.pageSize, limit);
-	for (let page = 1; page <= MAX_PAGES && records.length < limit; page++) {
-		const { records: found, more } = pagination.records(await send(pagination.page(request, page, pageSize)), pageSize);
-		for (const record of found) {
-			if (record && typeof record === 'object' && !Array.isArray(record)) records.push(record as IDataObject);
-		}
-		if (!more || found.length === 0) break;
-	}
-	return records.slice(0, limit);
 }
 
 /**
@@ -155,7 +128,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 			};
 			let results: IDataObject[];
 			if (operation.pagination) {
-				results = await readPages(operation.pagination, params, request, send);
+				results = await readPages(this.getNode(), operation.pagination, params, request, send, connection.timeoutMs);
 			} else {
 				const response = await send(request);
 				results = operation.toItems ? operation.toItems(response, params) : [asItemJson(response)];

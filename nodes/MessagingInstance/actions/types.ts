@@ -22,10 +22,15 @@ export interface BinaryOutput {
 export interface Pagination {
 	/** Records per page the node asks for. */
 	pageSize: number;
+	/** The server answers the whole list at once: no page size is asked, so none is checked. */
+	whole?: boolean;
 	/** Puts page `page` (from 1) into the item's request. */
 	page(request: BuiltRequest, page: number, pageSize: number): BuiltRequest;
-	/** The records of one answer (asked for `pageSize` of them), and whether another page may follow. */
-	records(response: unknown, pageSize: number): { records: unknown[]; more: boolean };
+	/**
+	 * The records of one answer (asked for `pageSize` of them), whether another page may follow,
+	 * and the page number the answer says it is, where it says one.
+	 */
+	records(response: unknown, pageSize: number): { records: unknown[]; more: boolean; page?: number };
 }
 
 /**

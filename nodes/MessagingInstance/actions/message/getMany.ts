@@ -91,7 +91,11 @@ export const getManyMessages: Operation = {
 			const records = Array.isArray(messages?.records) ? messages.records : [];
 			const pages = Number(messages?.pages);
 			const current = Number(messages?.currentPage);
-			return { records, more: Number.isFinite(pages) && Number.isFinite(current) && current < pages };
+			return {
+				records,
+				more: Number.isFinite(pages) && Number.isFinite(current) && current < pages,
+				...(Number.isFinite(current) ? { page: current } : {}),
+			};
 		},
 	},
 };
