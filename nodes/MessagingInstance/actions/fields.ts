@@ -140,7 +140,7 @@ export function groupJidProperty(): INodeProperties {
 
 /** The group's JID as typed, trimmed; the server adds `@g.us` when it is missing. */
 export function readGroupJid(params: ItemParameters): string {
-	const groupJid = params.text('groupJid').trim();
+	const groupJid = params.identifier('groupJid').trim();
 	if (groupJid.length > 64 || !GROUP_JID.test(groupJid)) {
 		params.fail(params.label('groupJid'), 'must be a group ID such as 120363000000000000@g.us', 'Get the ID from Group → Get Many, or from the trigger\'s chatId of a group message.');
 	}

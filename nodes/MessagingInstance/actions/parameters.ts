@@ -200,6 +200,19 @@ export class ItemParameters {
 		return this.checkText(this.raw<unknown>(name, ''), label);
 	}
 
+	/**
+	 * An id given as text or digits. A number is taken only when JavaScript holds it exactly: past
+	 * 2^53 its last digits were already rounded by whatever made it a number.
+	 */
+	identifier(name: string, label = this.label(name)): string {
+		const value = this.raw<unknown>(name, '');
+		const given = isPickerValue(value) ? value.value : value;
+		if (typeof given === 'number' && !Number.isSafeInteger(given)) {
+			this.fail(label, 'must be written as text: as a number its digits are already rounded', 'Keep the ID as text wherever it comes from (e.g. "120363000000000000@g.us"), or type it.');
+		}
+		return this.text(name, label);
+	}
+
 	/** The instance of the path: required, and never a name that the URL would resolve away. */
 	instanceName(): string {
 		const label = this.label('instance');
