@@ -13,6 +13,7 @@ import { OPERATIONS, nodeProperties } from '../../nodes/MessagingInstance/action
 import type { Operation } from '../../nodes/MessagingInstance/actions/types';
 import { dialectOf, type DialectName } from '../../nodes/shared/dialect';
 import { ROUTES as SANDBOX_ROUTES } from '../../sandbox/routes';
+import type { Dialect as SandboxDialect } from '../../sandbox/types';
 
 const ROOT = join(__dirname, '../..');
 
@@ -86,7 +87,18 @@ function missingE2eCases(operations: readonly Operation[]): string[] {
 		.map((operation) => `${nameOf(operation)}: no end-to-end case (add it to e2e/v2.ts V2_OPERATIONS, or e2e/workflows.ts for the documented dialect)`);
 }
 
+/** The sandbox names its dialects itself (it never imports nodes/); the type check holds the two names as one set. */
+const SAME_DIALECT_NAMES: [DialectName, SandboxDialect] extends [SandboxDialect, DialectName] ? true : false = true;
+
 describe('every operation of the registry is served, documented and run end to end', () => {
+	test('node and sandbox know the same dialect names', () => {
+		expect(SAME_DIALECT_NAMES).toBe(true);
+		const served = new Set(SANDBOX_ROUTES.flatMap((route) => Object.keys(route.path)));
+		expect([...served].sort()).toEqual(['documented', 'v2']);
+		expect(dialectOf('documented').name).toBe('documented');
+		expect(dialectOf('v2').name).toBe('v2');
+	});
+
 	test('the README has a row for each resource heading it uses', () => {
 		expect([...readmeRows().keys()].sort()).toEqual([...new Set(OPERATIONS.map((operation) => operation.resource))].sort());
 	});
