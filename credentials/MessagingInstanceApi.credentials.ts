@@ -9,9 +9,7 @@ import type {
 
 import { BASE_URL_EXPRESSION } from '../nodes/shared/baseUrl';
 import { requestTimeoutMs } from '../nodes/shared/deadline';
-import { dialectOf } from '../nodes/shared/dialect';
-
-const NUMBERS_CHECK_PATH = dialectOf('documented').numbersCheckPath;
+import { CHECK_NUMBERS_PATH, ROUTES } from '../nodes/shared/routes';
 
 /**
  * The test reaches a real route and changes nothing. A v2 server lists its instances for the
@@ -20,8 +18,10 @@ const NUMBERS_CHECK_PATH = dialectOf('documented').numbersCheckPath;
  * credential (read-only; the contract sets no minimum on `numbers`).
  */
 const TEST_URL =
-	'={{ $credentials.dialect === "v2" ? "/instance/fetchInstances" : "' +
-	NUMBERS_CHECK_PATH +
+	'={{ $credentials.dialect === "v2" ? "' +
+	ROUTES.listInstances.path +
+	'" : "' +
+	CHECK_NUMBERS_PATH.documented +
 	'/" + encodeURIComponent(String($credentials.instance || "instance-name-needed-for-the-test").trim()) }}';
 
 /*
@@ -130,7 +130,7 @@ export class MessagingInstanceApi implements ICredentialType {
 		request: {
 			baseURL: BASE_URL_EXPRESSION,
 			url: TEST_URL,
-			method: '={{ $credentials.dialect === "v2" ? "GET" : "POST" }}' as 'POST',
+			method: `={{ $credentials.dialect === "v2" ? "${ROUTES.listInstances.method}" : "POST" }}` as 'POST',
 			body: '={{ $credentials.dialect === "v2" ? undefined : { numbers: [] } }}',
 			disableFollowRedirect: true,
 		},

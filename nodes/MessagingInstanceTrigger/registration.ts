@@ -1,8 +1,9 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
 import { webhookBody, type Dialect } from '../shared/dialect';
 import { redactError } from '../shared/redact';
+import { readWebhook, ROUTES, type FoundWebhook } from '../shared/routes';
 import { apiRequest, openConnection, type Connection } from '../shared/transport';
 import { readOptions } from './description';
 import { deriveSecret, secretScopeOf } from './secret';
@@ -18,16 +19,8 @@ import { secretInUrl, SECRET_HEADER, withoutSecret, withSecret } from './secretU
  * headers also gets it as a header.
  */
 
-/** What one Set Webhook call registered (or would register). */
-export interface Registration extends IDataObject {
-	enabled: boolean;
-	/** The full URL, with the secret. */
-	url: string;
-	events: string[];
-	base64: boolean;
-	byEvents: boolean;
-	headers: Record<string, string>;
-}
+/** What one Set Webhook call registered (or would register); its URL is the full one, with the secret. */
+export type Registration = FoundWebhook;
 
 /** The node's own slice of the workflow's static data. */
 export interface TriggerStaticData extends IDataObject {
@@ -144,7 +137,7 @@ async function call(
 	ctx: IHookFunctions,
 	connection: Connection,
 	instance: string,
-	request: { method?: 'GET' | 'POST'; route: string; body?: IDataObject },
+	request: { method: IHttpRequestMethods; route: string; body?: IDataObject },
 	secrets: string[],
 	whileRemoving = false,
 ): Promise<unknown> {
@@ -186,7 +179,7 @@ async function setWebhook(
 		ctx,
 		settings.connection,
 		settings.instance,
-		{ route: '/webhook/set', body: bodyOf(settings.connection.dialect, registration, enabled) },
+		{ method: ROUTES.setWebhook.method, route: ROUTES.setWebhook.path, body: bodyOf(settings.connection.dialect, registration, enabled) },
 		secrets,
 		whileRemoving,
 	);
@@ -205,25 +198,11 @@ async function findWebhook(
 		ctx,
 		connection,
 		instance,
-		{ method: 'GET', route: '/webhook/find' },
+		{ method: ROUTES.findWebhook.method, route: ROUTES.findWebhook.path },
 		secrets,
 		whileRemoving,
 	);
-	if (!found || typeof found !== 'object') return null;
-	const record = found as IDataObject;
-	if (typeof record.url !== 'string' || record.url === '') return null;
-	const headers: Record<string, string> = {};
-	if (record.headers && typeof record.headers === 'object') {
-		for (const [key, value] of Object.entries(record.headers as IDataObject)) headers[key] = String(value);
-	}
-	return {
-		enabled: record.enabled === true,
-		url: record.url,
-		events: Array.isArray(record.events) ? record.events.map(String) : [],
-		base64: record.webhookBase64 === true,
-		byEvents: record.webhookByEvents === true,
-		headers,
-	};
+	return found === GONE ? null : readWebhook(found);
 }
 
 function sameRegistration(a: Registration, b: Registration): boolean {

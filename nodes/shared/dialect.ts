@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * Everything that differs between the two dialects of the interface, as data: each entry is
- * a fact of how the published interface and real v2.x servers differ (the README's
- * credential section lists them), and operations read these facts to build their own bodies.
+ * The two dialects of the interface: the published document and real v2.x servers. The facts
+ * that set them apart are data (the README's credential section lists them): here those
+ * several parts read, in each operation's own table those only it reads.
  */
 export type DialectName = 'documented' | 'v2';
 
@@ -68,35 +68,67 @@ export interface WebhookSettings {
 }
 
 /**
- * The facts of one dialect. Operations own their bodies and ask these questions of fact;
- * nothing here builds a request.
+ * The facts of one dialect that several parts of the package read (the events, the webhook
+ * routes and body). A fact only one operation reads lives beside it, in a `DialectTable`.
  */
 export interface Dialect {
 	readonly name: DialectName;
+	/**
+	 * The server version, when known (e.g. `2.3.7`): operations' tables may refine their facts
+	 * by it. Undefined means any version of the dialect.
+	 */
+	readonly version?: string;
+	/** How a sentence names the servers of this dialect: "a v2.x server". */
 	readonly label: string;
 	/** Whether the server serves the routes beyond the interface document (v2.x servers). */
 	readonly servesV2Routes: boolean;
-	readonly numbersCheckPath: string;
 	readonly events: ReadonlySet<string>;
-	readonly statusTypes: readonly string[];
-	/** Send Status: whether `statusJidList` goes even when every contact sees the status. */
-	readonly statusJidListAlways: boolean;
-	/** Send List: the field that carries the sections. */
-	readonly listSectionsField: 'values' | 'sections';
-	/** Send List: whether `footerText` must be sent (as "" when the user left it empty). */
-	readonly listFooterRequired: boolean;
-	/** Send Buttons: `titled` is `{title, displayText, id}`, `reply` is `{type: "reply", displayText, id}`. */
-	readonly buttonStyle: 'titled' | 'reply';
-	/** Send Presence: `nested` repeats the fields under `options`, `flat` sends them at the top. */
-	readonly presenceStyle: 'nested' | 'flat';
-	/** Update Message: whether `number` goes as an integer (else as a string of digits). */
-	readonly updateMessageNumberIsInteger: boolean;
 	/** Set Webhook: `flat` fields at the top, or `nested` under `webhook` with v2 names (`byEvents`, `base64`). */
 	readonly webhookStyle: 'flat' | 'nested';
 	/** Whether the server can add our own headers to its webhook deliveries. */
 	readonly supportsWebhookHeaders: boolean;
 	/** Whether the server can be asked which webhook an instance has (`GET /webhook/find`). */
 	readonly hasWebhookFind: boolean;
+}
+
+/**
+ * One operation's facts per dialect, kept beside the operation. `byVersion` refines them for
+ * servers from a version on (later entries win), so a version's quirk is an entry here, not
+ * a new field of every dialect.
+ */
+export interface DialectTable<Facts> {
+	readonly documented: Facts;
+	readonly v2: Facts;
+	readonly byVersion?: ReadonlyArray<{ readonly dialect: DialectName; readonly from: string; readonly facts: Partial<Facts> }>;
+}
+
+/** Orders versions like `2.3.6` < `2.3.7` < `2.4.0-rc2` < `2.4.0` by their numbers; a suffix sorts before its release. */
+export function compareVersions(a: string, b: string): number {
+	const parts = (version: string) => {
+		const [numbers, suffix] = version.split('-', 2);
+		return { numbers: numbers.split('.').map((part) => Number.parseInt(part, 10) || 0), suffix };
+	};
+	const left = parts(a);
+	const right = parts(b);
+	for (let i = 0; i < Math.max(left.numbers.length, right.numbers.length); i++) {
+		const difference = (left.numbers[i] ?? 0) - (right.numbers[i] ?? 0);
+		if (difference !== 0) return difference;
+	}
+	if (left.suffix === right.suffix) return 0;
+	if (left.suffix === undefined) return 1;
+	if (right.suffix === undefined) return -1;
+	return left.suffix < right.suffix ? -1 : 1;
+}
+
+/** The facts of a table for this dialect (and version, when the dialect knows it). */
+export function factsOf<Facts>(table: DialectTable<Facts>, dialect: Dialect): Facts {
+	let facts = table[dialect.name];
+	for (const refinement of table.byVersion ?? []) {
+		if (refinement.dialect === dialect.name && dialect.version !== undefined && compareVersions(dialect.version, refinement.from) >= 0) {
+			facts = { ...facts, ...refinement.facts };
+		}
+	}
+	return facts;
 }
 
 /** The Set Webhook body in the dialect's shape; used by the action node and the trigger. */
@@ -119,16 +151,7 @@ const documented: Dialect = {
 	name: 'documented',
 	label: 'documented interface',
 	servesV2Routes: false,
-	numbersCheckPath: '/chat/messagingNumbers',
 	events: new Set(DOCUMENTED_EVENTS),
-	statusTypes: ['text', 'image', 'audio'],
-	// Every field of Send Status is required here, so the list goes even when it is empty.
-	statusJidListAlways: true,
-	listSectionsField: 'values',
-	listFooterRequired: false,
-	buttonStyle: 'titled',
-	presenceStyle: 'nested',
-	updateMessageNumberIsInteger: true,
 	webhookStyle: 'flat',
 	supportsWebhookHeaders: false,
 	hasWebhookFind: false,
@@ -136,17 +159,9 @@ const documented: Dialect = {
 
 const v2: Dialect = {
 	name: 'v2',
-	label: 'server v2.x',
+	label: 'v2.x',
 	servesV2Routes: true,
-	numbersCheckPath: '/chat/whatsappNumbers',
 	events: new Set(V2_EVENTS),
-	statusTypes: ['text', 'image', 'audio', 'video'],
-	statusJidListAlways: false,
-	listSectionsField: 'sections',
-	listFooterRequired: true,
-	buttonStyle: 'reply',
-	presenceStyle: 'flat',
-	updateMessageNumberIsInteger: false,
 	webhookStyle: 'nested',
 	supportsWebhookHeaders: true,
 	hasWebhookFind: true,
@@ -154,6 +169,8 @@ const v2: Dialect = {
 
 const DIALECTS: Record<DialectName, Dialect> = { documented, v2 };
 
-export function dialectOf(name: unknown): Dialect {
-	return DIALECTS[name as DialectName] ?? documented;
+/** The dialect of a credential's setting; with a server version, one that tables can refine by it. */
+export function dialectOf(name: unknown, version?: string): Dialect {
+	const dialect = DIALECTS[name as DialectName] ?? documented;
+	return version === undefined ? dialect : { ...dialect, version, label: `v${version}` };
 }

@@ -35,6 +35,13 @@ export interface Seen {
 	body: string;
 }
 
+/** A JSON answer, optionally after a wait. */
+export interface Answer {
+	status?: number;
+	json: unknown;
+	delayMs?: number;
+}
+
 export interface HostileServer {
 	url: string;
 	/** The second host: anything that reaches it was sent where it must not go. */
@@ -43,6 +50,11 @@ export interface HostileServer {
 	seenByOther: Seen[];
 	/** Behaviours for the next requests, in order; `ok` once the list is used up. */
 	script(...behaviours: Behaviour[]): void;
+	/**
+	 * How every request without a scripted behaviour is answered, instead of `ok`, until set
+	 * to undefined: a server that repeats full pages, answers slowly, or answers any JSON.
+	 */
+	answerAll(answer?: (request: Seen) => Answer): void;
 	close(): Promise<void>;
 }
 
@@ -68,6 +80,7 @@ export async function startHostileServer(): Promise<HostileServer> {
 	const seen: Seen[] = [];
 	const seenByOther: Seen[] = [];
 	let queue: Behaviour[] = [];
+	let answerAll: ((request: Seen) => Answer) | undefined;
 	const sockets = new Set<Socket>();
 	const timers = new Set<NodeJS.Timeout>();
 
@@ -79,7 +92,15 @@ export async function startHostileServer(): Promise<HostileServer> {
 
 	const server = createServer(async (req, res) => {
 		const body = await read(req);
-		seen.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+		const request: Seen = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
+		seen.push(request);
+		if (queue.length === 0 && answerAll) {
+			const answer = answerAll(request);
+			if (!answer.delayMs) return json(res, answer.status ?? 200, answer.json);
+			const timer = setTimeout(() => json(res, answer.status ?? 200, answer.json), answer.delayMs);
+			timers.add(timer);
+			return;
+		}
 		const behaviour = queue.shift() ?? 'ok';
 		switch (behaviour) {
 			case 'ok':
@@ -150,10 +171,29 @@ export async function startHostileServer(): Promise<HostileServer> {
 		script: (...behaviours) => {
 			queue = [...behaviours];
 		},
+		answerAll: (answer) => {
+			answerAll = answer;
+		},
 		close: async () => {
-			for (const timer of timers) clearInterval(timer);
+			for (const timer of timers) clearTimeout(timer);
 			for (const socket of sockets) socket.destroy();
 			await Promise.all([new Promise((r) => server.close(r)), new Promise((r) => other.close(r))]);
 		},
 	};
+}
+
+/** A hostile server for the enclosing describe block, with its records and answers cleared before each test. */
+export function useHostileServer(): { readonly current: HostileServer } {
+	const holder = {} as { current: HostileServer };
+	beforeAll(async () => {
+		holder.current = await startHostileServer();
+	});
+	afterAll(async () => await holder.current.close());
+	beforeEach(() => {
+		holder.current.seen.length = 0;
+		holder.current.seenByOther.length = 0;
+		holder.current.script();
+		holder.current.answerAll(undefined);
+	});
+	return holder;
 }

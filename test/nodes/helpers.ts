@@ -1,11 +1,13 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import type { DialectName } from '../../nodes/shared/dialect';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { runNode, type NodeRun } from '../harness/engine';
 
-export type DialectName = 'documented' | 'v2';
 
 /** Starts a sandbox of the dialect for the enclosing describe block. */
+export type { DialectName };
+
 export function useSandbox(dialect: DialectName): { readonly current: Sandbox } {
 	const holder = {} as { current: Sandbox };
 	beforeAll(async () => {

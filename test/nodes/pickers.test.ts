@@ -6,6 +6,7 @@ import { MessagingInstance } from '../../nodes/MessagingInstance/MessagingInstan
 import { additionalDataFor } from '../harness/additionalData';
 import { TestCredentialsHelper } from '../harness/credentialsHelper';
 import { ACTION_TYPE, nodeTypes } from '../harness/nodeTypes';
+import { useHostileServer } from '../hostile/server';
 import { credentialsFor, run, sent, useSandbox } from './helpers';
 
 /** The pickers as the editor opens them: through n8n-core's load-options context, with the node's credential. */
@@ -63,5 +64,47 @@ describe('pickers (v2 server)', () => {
 		expect(picked.error).toBeUndefined();
 		expect(typed.error).toBeUndefined();
 		expect(sent(sandbox.current).map((request) => request.path)).toEqual(['/message/sendText/demo', '/message/sendText/demo']);
+	});
+});
+
+describe('pickers against a hostile server', () => {
+	const hostile = useHostileServer();
+	const credentials = () => ({ baseUrl: hostile.current.url, apiKey: 'picker-key-1234567890', dialect: 'v2' });
+
+	test('names that are objects (whatever their toString) neither throw nor show as "[object Object]"', async () => {
+		hostile.current.answerAll(() => ({
+			json: [
+				{ name: { toString: 'x' }, connectionStatus: 'open' },
+				{ name: 'shop', connectionStatus: { toString: 'x' } },
+				{ instanceName: 'support', connectionStatus: 'close' },
+				{ name: ['a'] },
+				'not a record',
+			],
+		}));
+		const context = loadOptionsContext(credentials(), { resource: 'message', operation: 'sendText' });
+		expect((await node.methods.listSearch.searchInstances.call(context)).results).toEqual([
+			{ name: 'shop', value: 'shop' },
+			{ name: 'support (close)', value: 'support' },
+		]);
+
+		hostile.current.answerAll((request) =>
+			request.path.startsWith('/group/')
+				? { json: [{ id: '120363000000000042@g.us', subject: { toString: 'x' } }, { id: { toString: 'x' }, subject: 'Ghost' }] }
+				: { json: [{ id: 7, name: { a: 1 } }, { id: { toString: 'x' }, name: 'Ghost' }] },
+		);
+		const ofInstance = loadOptionsContext(credentials(), { resource: 'group', operation: 'get', instance: { __rl: true, mode: 'list', value: 'demo' } });
+		expect((await node.methods.listSearch.searchGroups.call(ofInstance)).results).toEqual([{ name: '120363000000000042@g.us', value: '120363000000000042@g.us' }]);
+		expect((await node.methods.listSearch.searchLabels.call(ofInstance)).results).toEqual([{ name: '7', value: '7' }]);
+		expect(hostile.current.seen.map((request) => request.path)).toEqual(['/instance/fetchInstances', '/group/fetchAllGroups/demo?getParticipants=false', '/label/findLabels/demo']);
+	});
+
+	test('a long list is looked at up to its first 10,000 entries and offers at most 200', async () => {
+		const entries = Array.from({ length: 20_000 }, (_, i) => ({ name: `${i < 10_000 ? 'early' : 'late'}-${i}` }));
+		hostile.current.answerAll(() => ({ json: entries }));
+		const context = loadOptionsContext(credentials(), { resource: 'message', operation: 'sendText' });
+		const early = await node.methods.listSearch.searchInstances.call(context, 'early');
+		expect(early.results).toHaveLength(200);
+		expect(early.results.every((entry) => entry.name.startsWith('early-'))).toBe(true);
+		expect((await node.methods.listSearch.searchInstances.call(context, 'late')).results).toEqual([]);
 	});
 });

@@ -87,7 +87,7 @@ describe('dialect-specific input errors', () => {
 		const sandbox = useSandbox('v2');
 		test('a documented-only event is refused before sending', async () => {
 			const result = await run(sandbox.current, { ...webhook, events: ['NEW_JWT_TOKEN'] });
-			expect(result.error?.message).toMatch(/^"Events" NEW_JWT_TOKEN not accepted by a server v2.x server \[item 0\]$/);
+			expect(result.error?.message).toMatch(/^"Events" NEW_JWT_TOKEN not accepted by a v2.x server \[item 0\]$/);
 			expect(sandbox.current.requests).toEqual([]);
 		});
 		test('a video status is sent', async () => {

@@ -25,23 +25,10 @@ export function recipientProperty(description = 'Who receives the message'): INo
 	};
 }
 
-/** Labels of the message-key fields, as errors name them. */
-export interface MessageKeyLabels {
-	remoteJid: string;
-	messageId: string;
-	fromMe: string;
-}
-
-export const MESSAGE_KEY_LABELS: MessageKeyLabels = {
-	remoteJid: 'Chat (Remote JID)',
-	messageId: 'Message ID',
-	fromMe: 'From Me',
-};
-
 /** The message key as parameters `remoteJid`, `messageId` and `fromMe`. */
 export function messageKeyProperties(purpose: string, fromMeDefault = false): INodeProperties[] {
 	const fromMe: INodeProperties = {
-		displayName: MESSAGE_KEY_LABELS.fromMe,
+		displayName: 'From Me',
 		name: 'fromMe',
 		type: 'boolean',
 		default: false,
@@ -50,7 +37,7 @@ export function messageKeyProperties(purpose: string, fromMeDefault = false): IN
 	if (fromMeDefault) fromMe.default = true;
 	return [
 		{
-			displayName: MESSAGE_KEY_LABELS.remoteJid,
+			displayName: 'Chat (Remote JID)',
 			name: 'remoteJid',
 			type: 'string',
 			default: '',
@@ -59,7 +46,7 @@ export function messageKeyProperties(purpose: string, fromMeDefault = false): IN
 			description: 'The chat of the message: its key.remoteJid (the trigger outputs it as chatId)',
 		},
 		{
-			displayName: MESSAGE_KEY_LABELS.messageId,
+			displayName: 'Message ID',
 			name: 'messageId',
 			type: 'string',
 			default: '',
@@ -70,9 +57,6 @@ export function messageKeyProperties(purpose: string, fromMeDefault = false): IN
 		fromMe,
 	];
 }
-
-/** The key of a chat's last message, as Archive and Mark as Unread name it. */
-export const LAST_MESSAGE_LABELS: MessageKeyLabels = { remoteJid: 'Chat', messageId: 'Last Message ID', fromMe: 'Last Message From Me' };
 
 /** Chat, Last Message ID and Last Message From Me: the parameters `chat`, `messageId`, `fromMe`. */
 export function lastMessageKeyProperties(why: string): INodeProperties[] {
@@ -112,15 +96,11 @@ export interface MessageKey {
 }
 
 /** Reads a message key; `chatParameter` names the parameter that holds the chat. */
-export function readMessageKey(
-	params: ItemParameters,
-	labels: MessageKeyLabels = MESSAGE_KEY_LABELS,
-	chatParameter = 'remoteJid',
-): MessageKey {
+export function readMessageKey(params: ItemParameters, chatParameter = 'remoteJid'): MessageKey {
 	return {
-		remoteJid: params.recipient(chatParameter, labels.remoteJid, true),
-		fromMe: params.flag('fromMe', labels.fromMe),
-		id: params.text('messageId', labels.messageId).trim(),
+		remoteJid: params.recipient(chatParameter, true),
+		fromMe: params.flag('fromMe'),
+		id: params.text('messageId').trim(),
 	};
 }
 
@@ -160,9 +140,9 @@ export function groupJidProperty(): INodeProperties {
 
 /** The group's JID as typed, trimmed; the server adds `@g.us` when it is missing. */
 export function readGroupJid(params: ItemParameters): string {
-	const groupJid = params.text('groupJid', 'Group').trim();
+	const groupJid = params.identifier('groupJid').trim();
 	if (groupJid.length > 64 || !GROUP_JID.test(groupJid)) {
-		params.fail('Group', 'must be a group ID such as 120363000000000000@g.us', 'Get the ID from Group → Get Many, or from the trigger\'s chatId of a group message.');
+		params.fail(params.label('groupJid'), 'must be a group ID such as 120363000000000000@g.us', 'Get the ID from Group → Get Many, or from the trigger\'s chatId of a group message.');
 	}
 	return groupJid;
 }
@@ -176,7 +156,8 @@ export function groupQuery(params: ItemParameters) {
  * Participants and invitees: numbers with country code; the server wants each as at least
  * 10 digits, and no repeats.
  */
-export function readParticipants(params: ItemParameters, name: string, label: string): string[] {
+export function readParticipants(params: ItemParameters, name: string): string[] {
+	const label = params.label(name);
 	const numbers = params.recipientList(name, label);
 	if (numbers.length === 0) params.fail(label, 'needs at least one number');
 	numbers.forEach((number, position) => {
@@ -192,6 +173,7 @@ export function readParticipants(params: ItemParameters, name: string, label: st
 export function wholeList(select: (response: unknown) => unknown[] = (response) => (Array.isArray(response) ? response : [])): Pagination {
 	return {
 		pageSize: Number.MAX_SAFE_INTEGER,
+		whole: true,
 		page: (request) => request,
 		records: (response) => ({ records: select(response), more: false }),
 	};
@@ -208,7 +190,8 @@ export function jidFilterProperty(displayName: string, description: string): INo
 }
 
 /** The JID filter's value, checked; undefined when the user left it empty. */
-export function readJidFilter(params: ItemParameters, filters: IDataObject, label: string): string | undefined {
+export function readJidFilter(params: ItemParameters, filters: IDataObject): string | undefined {
+	const label = params.label('filters.remoteJid');
 	const value = params.checkText(filters.remoteJid, label).trim();
 	return value === '' ? undefined : params.checkRecipient(value, label, true);
 }

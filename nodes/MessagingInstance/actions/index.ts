@@ -53,6 +53,8 @@ import { sendText } from './message/sendText';
 import { sendVideoNote } from './message/sendVideoNote';
 import { getSettings } from './settings/get';
 import { setSettings } from './settings/set';
+import { fieldLabels } from './parameters';
+import type { FieldLabels } from './parameters';
 import { picker } from './pickers';
 import type { Operation, Resource } from './types';
 import { getWebhook } from './webhook/get';
@@ -185,6 +187,23 @@ function shownFor(operation: Operation, property: INodeProperties): INodePropert
 	};
 }
 
+const INSTANCE_FIELD: INodeProperties = {
+	displayName: 'Instance',
+	name: 'instance',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'my-instance',
+	description: 'Name of the instance on the server (as shown in its manager)',
+};
+
+const labelsByOperation = new Map(OPERATIONS.map((operation) => [operation, fieldLabels([INSTANCE_FIELD, ...operation.properties])]));
+
+/** The labels of an operation's fields (and the Instance), as its errors name them. */
+export function labelsOf(operation: Operation): FieldLabels {
+	return labelsByOperation.get(operation) ?? fieldLabels([INSTANCE_FIELD, ...operation.properties]);
+}
+
 /**
  * The Instance field. Version 1 stores the name as text; version 2 stores a picker value
  * (`{ __rl, mode, value }`), so workflows saved with version 1 keep their text field. Routes
@@ -193,20 +212,11 @@ function shownFor(operation: Operation, property: INodeProperties): INodePropert
  * for the resources without such routes and one per resource with them.
  */
 function instanceProperties(): INodeProperties[] {
-	const description = 'Name of the instance on the server (as shown in its manager)';
-	const typed: INodeProperties = {
-		displayName: 'Instance',
-		name: 'instance',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'my-instance',
-		description,
-	};
+	const typed = INSTANCE_FIELD;
 	const picked = picker({
-		displayName: 'Instance',
-		name: 'instance',
-		description,
+		displayName: INSTANCE_FIELD.displayName,
+		name: INSTANCE_FIELD.name,
+		description: INSTANCE_FIELD.description ?? '',
 		searchMethod: 'searchInstances',
 		typedMode: { displayName: 'By Name', name: 'name', placeholder: 'my-instance' },
 	});

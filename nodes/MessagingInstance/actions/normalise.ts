@@ -55,9 +55,21 @@ export function splitList(raw: string | string[]): string[] {
 	return parts.map((part) => String(part).trim()).filter((part) => part !== '');
 }
 
-/** The list without repeats, first occurrence kept: v2.x servers refuse a list with a repeated entry. */
+/** The domain of a person's JID: its user part is the phone number. */
+const PERSON_DOMAIN = '@s.whatsapp.net';
+
+/**
+ * The list without repeats, first occurrence kept: v2.x servers refuse a list with a repeated
+ * entry. A number and the JID of the same person (`5511…` and `5511…@s.whatsapp.net`) are one.
+ */
 export function unique(values: readonly string[]): string[] {
-	return [...new Set(values)];
+	const seen = new Set<string>();
+	return values.filter((value) => {
+		const person = value.endsWith(PERSON_DOMAIN) ? value.slice(0, -PERSON_DOMAIN.length) : value;
+		if (seen.has(person)) return false;
+		seen.add(person);
+		return true;
+	});
 }
 
 export function isHexColour(value: string): boolean {

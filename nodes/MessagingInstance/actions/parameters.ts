@@ -1,4 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeParameterValueType } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyCollection,
+	NodeParameterValueType,
+} from 'n8n-workflow';
 
 import { inputError } from '../../shared/errors';
 import { normaliseRecipient, quoted, splitList, unique } from './normalise';
@@ -99,6 +106,38 @@ export class ParameterSource {
 	}
 }
 
+/** Where a field is, by name: `text`, or `options.delay` for an option of a collection. */
+export type FieldLabels = ReadonlyMap<string, string>;
+
+function isPropertyCollection(option: unknown): option is INodePropertyCollection {
+	return typeof option === 'object' && option !== null && Array.isArray((option as { values?: unknown }).values);
+}
+
+/**
+ * The labels the editor shows for an operation's fields, so an error names a field the way
+ * the user sees it: `name` → its display name, `collection.option` → "Collection: Option",
+ * and for a fixed collection `collection.group` → "Collection: Group" and
+ * `collection.group.value` → "Collection: Group: Value".
+ */
+export function fieldLabels(properties: readonly INodeProperties[]): FieldLabels {
+	const labels = new Map<string, string>();
+	for (const property of properties) {
+		if (!labels.has(property.name)) labels.set(property.name, property.displayName);
+		for (const option of property.options ?? []) {
+			if (isPropertyCollection(option)) {
+				const group = `${property.name}.${option.name}`;
+				labels.set(group, `${property.displayName}: ${option.displayName}`);
+				for (const value of option.values) {
+					labels.set(`${group}.${value.name}`, `${property.displayName}: ${option.displayName}: ${value.displayName}`);
+				}
+			} else if ('displayName' in option && property.type === 'collection') {
+				labels.set(`${property.name}.${option.name}`, `${property.displayName}: ${option.displayName}`);
+			}
+		}
+	}
+	return labels;
+}
+
 /** What a value is, in words, for an error about its type. */
 function kindOf(value: unknown): string {
 	if (Array.isArray(value)) return 'a list';
@@ -124,7 +163,13 @@ export class ItemParameters {
 	constructor(
 		private readonly source: ParameterSource,
 		readonly itemIndex: number,
+		private readonly labels: FieldLabels = new Map(),
 	) {}
+
+	/** The label the user sees for a field (`name`, or `collection.option`); the name when it has none. */
+	label(path: string): string {
+		return this.labels.get(path) ?? path;
+	}
 
 	raw<T>(name: string, fallback?: T): T {
 		return this.source.get(name, this.itemIndex, fallback) as T;
@@ -144,26 +189,40 @@ export class ItemParameters {
 	}
 
 	/** A required text: blank is an error. */
-	text(name: string, label: string): string {
+	text(name: string, label = this.label(name)): string {
 		const text = this.checkText(this.raw<unknown>(name, ''), label);
 		if (text.trim() === '') this.fail(label, 'is required');
 		return text;
 	}
 
 	/** A text the contract requires but the user may leave empty: sent as "". */
-	textOrEmpty(name: string, label: string): string {
+	textOrEmpty(name: string, label = this.label(name)): string {
 		return this.checkText(this.raw<unknown>(name, ''), label);
+	}
+
+	/**
+	 * An id given as text or digits. A number is taken only when JavaScript holds it exactly: past
+	 * 2^53 its last digits were already rounded by whatever made it a number.
+	 */
+	identifier(name: string, label = this.label(name)): string {
+		const value = this.raw<unknown>(name, '');
+		const given = isPickerValue(value) ? value.value : value;
+		if (typeof given === 'number' && !Number.isSafeInteger(given)) {
+			this.fail(label, 'must be written as text: as a number its digits are already rounded', 'Keep the ID as text wherever it comes from (e.g. "120363000000000000@g.us"), or type it.');
+		}
+		return this.text(name, label);
 	}
 
 	/** The instance of the path: required, and never a name that the URL would resolve away. */
 	instanceName(): string {
-		const instance = this.text('instance', 'Instance').trim();
-		if (DOT_SEGMENTS.has(instance)) this.fail('Instance', `cannot be ${quoted(instance)}`);
+		const label = this.label('instance');
+		const instance = this.text('instance', label).trim();
+		if (DOT_SEGMENTS.has(instance)) this.fail(label, `cannot be ${quoted(instance)}`);
 		return instance;
 	}
 
 	/** A switch: true or false (also the texts "true" and "false" an expression may give). */
-	flag(name: string, label: string): boolean {
+	flag(name: string, label = this.label(name)): boolean {
 		return this.checkFlag(this.raw<unknown>(name, false), label);
 	}
 
@@ -173,7 +232,7 @@ export class ItemParameters {
 		return this.fail(label, `must be true or false, not ${typeof value === 'string' ? quoted(value) : kindOf(value)}`);
 	}
 
-	number(name: string, label: string, rule: NumberRule = {}): number {
+	number(name: string, rule: NumberRule = {}, label = this.label(name)): number {
 		return this.checkNumber(this.raw<unknown>(name), label, rule);
 	}
 
@@ -193,7 +252,7 @@ export class ItemParameters {
 	}
 
 	/** A phone number (normalised to digits) or a JID (trimmed). */
-	recipient(name: string, label: string, anyJid = false): string {
+	recipient(name: string, anyJid = false, label = this.label(name)): string {
 		return this.checkRecipient(this.raw<unknown>(name, ''), label, anyJid);
 	}
 
@@ -218,7 +277,7 @@ export class ItemParameters {
 	 * Numbers or JIDs separated by commas or new lines (or a list), each normalised like a
 	 * recipient; a repeated entry is sent once, since v2.x servers refuse repeats.
 	 */
-	recipientList(name: string, label: string): string[] {
+	recipientList(name: string, label = this.label(name)): string[] {
 		return this.checkRecipientList(this.raw<unknown>(name, ''), label);
 	}
 
@@ -235,7 +294,7 @@ export class ItemParameters {
 	 * the database works too). A missing or empty file names the field, the item and the
 	 * files the item does have.
 	 */
-	async binaryFile(name: string, label: string): Promise<{ data: Buffer; mimeType: string; fileName?: string }> {
+	async binaryFile(name: string, label = this.label(name)): Promise<{ data: Buffer; mimeType: string; fileName?: string }> {
 		const property = this.text(name, label).trim();
 		const item = this.source.ctx.getInputData()[this.itemIndex];
 		const binary = item?.binary?.[property];
@@ -255,7 +314,7 @@ export class ItemParameters {
 	}
 
 	/** An options collection: an object, or nothing. */
-	collection(name: string, label = name): IDataObject {
+	collection(name: string, label = this.label(name)): IDataObject {
 		const value = this.raw<unknown>(name, {});
 		if (value === undefined || value === null) return {};
 		if (typeof value !== 'object' || Array.isArray(value)) this.fail(label, `must be a collection of options, not ${kindOf(value)}`);

@@ -1,5 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult, INodeProperties } from 'n8n-workflow';
 
+import { recordsOf, ROUTES, type Route } from '../../shared/routes';
 import { apiRequest, openConnection } from '../../shared/transport';
 
 /**
@@ -10,14 +11,26 @@ import { apiRequest, openConnection } from '../../shared/transport';
 /** At most this many entries are offered; the search narrows them. */
 const MAX_ENTRIES = 200;
 
-function matches(filter: string | undefined, ...texts: unknown[]): boolean {
+/**
+ * At most this many records of the server's list are looked at: a list of a million entries
+ * costs the same as one of this many, and the search narrows what is shown.
+ */
+const MAX_SCANNED = 10_000;
+
+/** Longer texts are cut in a label. */
+const MAX_LABEL_LENGTH = 200;
+
+function matches(filter: string | undefined, ...texts: string[]): boolean {
 	if (!filter) return true;
 	const wanted = filter.toLowerCase();
-	return texts.some((text) => typeof text === 'string' && text.toLowerCase().includes(wanted));
+	return texts.some((text) => text.toLowerCase().includes(wanted));
 }
 
-function listOf(response: unknown): IDataObject[] {
-	return Array.isArray(response) ? response.filter((entry): entry is IDataObject => !!entry && typeof entry === 'object') : [];
+/** A name or id as text: strings as they are, numbers written out; anything else (an object, whatever its `toString`) is no text. */
+function textOf(value: unknown): string {
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	return '';
 }
 
 /** The instance the node is set to, for the lists of one instance. */
@@ -26,44 +39,61 @@ function currentInstance(ctx: ILoadOptionsFunctions): string {
 	return typeof value === 'string' ? value.trim() : '';
 }
 
-async function fetch(ctx: ILoadOptionsFunctions, route: string, instance?: string, qs?: IDataObject): Promise<unknown> {
+/** The records of a list route, read with the node's credential; at most `MAX_SCANNED` of them. */
+async function readList(ctx: ILoadOptionsFunctions, route: Route, instance?: string, qs?: IDataObject): Promise<IDataObject[]> {
 	const connection = await openConnection(ctx);
-	return await apiRequest(ctx, connection, { method: 'GET', route, instance, qs });
+	const answer = await apiRequest(ctx, connection, { method: route.method, route: route.path, instance, qs });
+	return recordsOf(Array.isArray(answer) ? answer.slice(0, MAX_SCANNED) : answer);
 }
 
-function result(entries: INodeListSearchItems[]): INodeListSearchResult {
-	return { results: entries.slice(0, MAX_ENTRIES).sort((a, b) => a.name.localeCompare(b.name)) };
+/** Entries with a name and a value, the first `MAX_ENTRIES` that the filter keeps, sorted by name. */
+function result(entries: Iterable<INodeListSearchItems | undefined>): INodeListSearchResult {
+	const results: INodeListSearchItems[] = [];
+	for (const entry of entries) {
+		if (!entry) continue;
+		results.push({ ...entry, name: entry.name.slice(0, MAX_LABEL_LENGTH) });
+		if (results.length === MAX_ENTRIES) break;
+	}
+	return { results: results.sort((a, b) => a.name.localeCompare(b.name)) };
 }
 
 export async function searchInstances(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	const instances = listOf(await fetch(this, '/instance/fetchInstances'));
+	const instances = await readList(this, ROUTES.listInstances);
 	return result(
-		instances
-			.map((entry) => ({ name: String(entry.name ?? entry.instanceName ?? ''), status: entry.connectionStatus }))
-			.filter((entry) => entry.name !== '' && matches(filter, entry.name))
-			.map(({ name, status }) => ({ name: typeof status === 'string' ? `${name} (${status})` : name, value: name })),
+		instances.map((entry) => {
+			const name = textOf(entry.name) || textOf(entry.instanceName);
+			if (name === '' || !matches(filter, name)) return undefined;
+			const status = textOf(entry.connectionStatus);
+			return { name: status !== '' ? `${name} (${status})` : name, value: name };
+		}),
 	);
 }
 
 export async function searchGroups(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const instance = currentInstance(this);
 	if (instance === '') return { results: [] };
-	const groups = listOf(await fetch(this, '/group/fetchAllGroups', instance, { getParticipants: 'false' }));
+	const groups = await readList(this, ROUTES.listGroups, instance, { getParticipants: 'false' });
 	return result(
-		groups
-			.filter((group) => typeof group.id === 'string' && matches(filter, group.subject, group.id))
-			.map((group) => ({ name: String(group.subject || group.id), value: String(group.id) })),
+		groups.map((group) => {
+			const id = typeof group.id === 'string' ? group.id : '';
+			const subject = textOf(group.subject);
+			if (id === '' || !matches(filter, subject, id)) return undefined;
+			return { name: subject || id, value: id };
+		}),
 	);
 }
 
 export async function searchLabels(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const instance = currentInstance(this);
 	if (instance === '') return { results: [] };
-	const labels = listOf(await fetch(this, '/label/findLabels', instance));
+	const labels = await readList(this, ROUTES.listLabels, instance);
 	return result(
-		labels
-			.filter((label) => (typeof label.id === 'string' || typeof label.id === 'number') && matches(filter, label.name))
-			.map((label) => ({ name: String(label.name || label.id), value: String(label.id) })),
+		labels.map((label) => {
+			const id = textOf(label.id);
+			const name = textOf(label.name);
+			if (id === '' || !matches(filter, name)) return undefined;
+			return { name: name || id, value: id };
+		}),
 	);
 }
 

@@ -3,15 +3,16 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData
 
 import { inputError } from '../../shared/errors';
 import { apiRequest, openConnection } from '../../shared/transport';
-import { findOperation } from './index';
+import type { Dialect } from '../../shared/dialect';
+import { findOperation, labelsOf } from './index';
+import { readPages } from './pages';
 import { ItemParameters, ParameterSource } from './parameters';
 import type { BinaryOutput, BuiltRequest, Operation } from './types';
 
-/** How long the server may hold the request on purpose: `delay` at the top or in `options`. */
-function requestedWaitMs(body: IDataObject | undefined): number {
-	const nested = body?.options as IDataObject | undefined;
-	const delay = body?.delay ?? nested?.delay;
-	return typeof delay === 'number' ? delay : 0;
+/** The operation's request for one item: its whole request, or its body and query. */
+async function buildRequest(operation: Operation, params: ItemParameters, dialect: Dialect): Promise<BuiltRequest> {
+	if (operation.buildRequest) return await operation.buildRequest(params, dialect);
+	return { body: await operation.buildBody?.(params, dialect), query: operation.buildQuery?.(params, dialect) };
 }
 
 function asItemJson(response: unknown): IDataObject {
@@ -19,9 +20,6 @@ function asItemJson(response: unknown): IDataObject {
 	if (typeof response === 'object' && !Array.isArray(response)) return response as IDataObject;
 	return { data: response as JsonObject };
 }
-
-/** No list is read past this many pages, whatever the server says: work is bounded. */
-const MAX_PAGES = 1_000;
 
 /** How deep secret fields are looked for in an output record. */
 const SECRET_FIELD_DEPTH = 8;
@@ -63,7 +61,7 @@ async function withBinary(
 		if (spec.required) params.fail('Operation', 'got no file from the server', 'The server answered without the file. Check that the message has media.');
 		return { json: rest };
 	}
-	const propertyName = params.text('binaryPropertyName', 'Put Output File in Field').trim();
+	const propertyName = params.text('binaryPropertyName').trim();
 	const mimeType = (spec.mimeTypeField && typeof json[spec.mimeTypeField] === 'string'
 		? (json[spec.mimeTypeField] as string)
 		: '') || spec.defaultMimeType;
@@ -74,31 +72,6 @@ async function withBinary(
 		[propertyName]: await ctx.helpers.prepareBinaryData(Buffer.from(encoded, 'base64'), fileName, mimeType),
 	};
 	return { json: rest, binary };
-}
-
-/**
- * Reads a paged list: every page with Return All, else pages until Limit records. A page that
- * is not a list, or is empty, ends the reading.
- */
-async function readPages(
-	pagination: NonNullable<Operation['pagination']>,
-	params: ItemParameters,
-	request: BuiltRequest,
-	send: (request: BuiltRequest) => Promise<unknown>,
-): Promise<IDataObject[]> {
-	const returnAll = params.flag('returnAll', 'Return All');
-	const limit = returnAll ? Infinity : params.number('limit', 'Limit', { min: 1, integer: true });
-	const records: IDataObject[] = [];
-	// One page size for every page: the server numbers pages by it.
-	const pageSize = Math.min(pagination.pageSize, limit);
-	for (let page = 1; page <= MAX_PAGES && records.length < limit; page++) {
-		const { records: found, more } = pagination.records(await send(pagination.page(request, page, pageSize)), pageSize);
-		for (const record of found) {
-			if (record && typeof record === 'object' && !Array.isArray(record)) records.push(record as IDataObject);
-		}
-		if (!more || found.length === 0) break;
-	}
-	return records.slice(0, limit);
 }
 
 /**
@@ -117,6 +90,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	const dialect = connection.dialect;
 	const route = typeof operation.path === 'function' ? operation.path(dialect) : operation.path;
 	const parameters = new ParameterSource(this);
+	const labels = labelsOf(operation);
 	const output: INodeExecutionData[] = [];
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
@@ -130,12 +104,9 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 					'Set the credential\'s Server Dialect to "Server v2.x" if the server runs version 2; servers of the documented interface do not have this route.',
 				);
 			}
-			const params = new ItemParameters(parameters, itemIndex);
+			const params = new ItemParameters(parameters, itemIndex, labels);
 			const instance = operation.scope === 'server' ? undefined : params.instanceName();
-			const request: BuiltRequest = {
-				body: await operation.buildBody?.(params, dialect),
-				query: operation.buildQuery?.(params, dialect),
-			};
+			const request = await buildRequest(operation, params, dialect);
 			const send = async (built: BuiltRequest) => {
 				const response = await apiRequest(
 					this,
@@ -146,7 +117,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 						instance,
 						body: built.body,
 						qs: built.query,
-						extraWaitMs: requestedWaitMs(built.body),
+						extraWaitMs: built.extraWaitMs,
 						secrets: operation.secretsOf?.(built.body),
 					},
 					itemIndex,
@@ -157,7 +128,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 			};
 			let results: IDataObject[];
 			if (operation.pagination) {
-				results = await readPages(operation.pagination, params, request, send);
+				results = await readPages(this.getNode(), operation.pagination, params, request, send, connection.timeoutMs);
 			} else {
 				const response = await send(request);
 				results = operation.toItems ? operation.toItems(response, params) : [asItemJson(response)];

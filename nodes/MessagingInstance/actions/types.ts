@@ -22,10 +22,15 @@ export interface BinaryOutput {
 export interface Pagination {
 	/** Records per page the node asks for. */
 	pageSize: number;
+	/** The server answers the whole list at once: no page size is asked, so none is checked. */
+	whole?: boolean;
 	/** Puts page `page` (from 1) into the item's request. */
 	page(request: BuiltRequest, page: number, pageSize: number): BuiltRequest;
-	/** The records of one answer (asked for `pageSize` of them), and whether another page may follow. */
-	records(response: unknown, pageSize: number): { records: unknown[]; more: boolean };
+	/**
+	 * The records of one answer (asked for `pageSize` of them), whether another page may follow,
+	 * and the page number the answer says it is, where it says one.
+	 */
+	records(response: unknown, pageSize: number): { records: unknown[]; more: boolean; page?: number };
 }
 
 /**
@@ -51,6 +56,11 @@ export interface Operation {
 	scope?: 'instance' | 'server';
 	/** Served by v2.x servers only: with the documented dialect it fails before any request. */
 	v2Only?: boolean;
+	/**
+	 * The whole request, for an operation whose request is more than a body and a query (a
+	 * wait it asks the server for); otherwise `buildBody` and `buildQuery` say it.
+	 */
+	buildRequest?(params: ItemParameters, dialect: Dialect): BuiltRequest | Promise<BuiltRequest>;
 	/** Reads and checks the item's parameters and returns the body; throws before any request. */
 	buildBody?(params: ItemParameters, dialect: Dialect): IDataObject | Promise<IDataObject>;
 	/** The query string, read and checked like the body. */
@@ -73,4 +83,6 @@ export interface Operation {
 export interface BuiltRequest {
 	body?: IDataObject;
 	query?: IDataObject;
+	/** How long the server holds the request on purpose (a typing delay), on top of the timeout. */
+	extraWaitMs?: number;
 }

@@ -1,4 +1,4 @@
-import { LAST_MESSAGE_LABELS, lastMessageKeyProperties, readMessageKey } from '../fields';
+import { lastMessageKeyProperties, readMessageKey } from '../fields';
 import type { Operation } from '../types';
 
 const [chatProperty, ...lastMessageProperties] = lastMessageKeyProperties('the server needs it to archive');
@@ -22,7 +22,7 @@ export const archiveChat: Operation = {
 	],
 	path: '/chat/archiveChat',
 	buildBody: (params) => {
-		const key = readMessageKey(params, LAST_MESSAGE_LABELS, 'chat');
-		return { lastMessage: { key }, archive: params.flag('archive', 'Archive'), chat: key.remoteJid };
+		const key = readMessageKey(params, 'chat');
+		return { lastMessage: { key }, archive: params.flag('archive'), chat: key.remoteJid };
 	},
 };

@@ -14,7 +14,7 @@ export const getManyChats: Operation = {
 	],
 	path: '/chat/findChats',
 	buildBody: (params) => {
-		const remoteJid = readJidFilter(params, params.collection('filters', 'Filters'), 'Filters: Chat (Remote JID)');
+		const remoteJid = readJidFilter(params, params.collection('filters'));
 		return { where: remoteJid ? { remoteJid } : {} };
 	},
 	pagination: pagedList('skip', 50),

@@ -1,4 +1,4 @@
-import { LAST_MESSAGE_LABELS, lastMessageKeyProperties, readMessageKey } from '../fields';
+import { lastMessageKeyProperties, readMessageKey } from '../fields';
 import type { Operation } from '../types';
 
 export const markChatUnread: Operation = {
@@ -11,7 +11,7 @@ export const markChatUnread: Operation = {
 	properties: lastMessageKeyProperties('the server needs it'),
 	path: '/chat/markChatUnread',
 	buildBody: (params) => {
-		const key = readMessageKey(params, LAST_MESSAGE_LABELS, 'chat');
+		const key = readMessageKey(params, 'chat');
 		return { lastMessage: { key }, chat: key.remoteJid };
 	},
 };

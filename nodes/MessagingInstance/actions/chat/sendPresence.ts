@@ -1,9 +1,13 @@
+import { factsOf, type DialectTable } from '../../../shared/dialect';
 import type { Operation } from '../types';
 import { recipientProperty } from '../fields';
 import { quoted } from '../normalise';
 import { MAX_DELAY_MS } from '../message/common';
 
 export const PRESENCES = ['composing', 'recording', 'paused', 'available', 'unavailable'];
+
+/** Where the fields go: `nested` repeats them under `options`, `flat` sends them at the top. */
+const PRESENCE_STYLE: DialectTable<'nested' | 'flat'> = { documented: 'nested', v2: 'flat' };
 
 export const sendPresence: Operation = {
 	resource: 'chat',
@@ -38,15 +42,14 @@ export const sendPresence: Operation = {
 		},
 	],
 	path: '/chat/sendPresence',
-	buildBody: (params, dialect) => {
-		const number = params.recipient('number', 'Number');
-		const presence = params.text('presence', 'Presence');
+	buildRequest: (params, dialect) => {
+		const number = params.recipient('number');
+		const presence = params.text('presence');
 		if (!PRESENCES.includes(presence)) {
-			params.fail('Presence', `must be one of ${PRESENCES.join(', ')}, not ${quoted(presence)}`);
+			params.fail(params.label('presence'), `must be one of ${PRESENCES.join(', ')}, not ${quoted(presence)}`);
 		}
-		const delay = params.number('delay', 'Duration (Milliseconds)', { min: 0, max: MAX_DELAY_MS, integer: true });
-		return dialect.presenceStyle === 'flat'
-			? { number, presence, delay }
-			: { number, options: { delay, presence, number } };
+		const delay = params.number('delay', { min: 0, max: MAX_DELAY_MS, integer: true });
+		const body = factsOf(PRESENCE_STYLE, dialect) === 'flat' ? { number, presence, delay } : { number, options: { delay, presence, number } };
+		return { body, extraWaitMs: delay };
 	},
 };

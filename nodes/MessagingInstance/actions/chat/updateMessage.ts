@@ -1,6 +1,10 @@
 import { messageKeyProperties, readMessageKey } from '../fields';
 import { quoted } from '../normalise';
+import { factsOf, type DialectTable } from '../../../shared/dialect';
 import type { Operation } from '../types';
+
+/** Whether `number` goes as an integer (else as a string of digits). */
+const NUMBER_IS_INTEGER: DialectTable<boolean> = { documented: true, v2: false };
 
 export const updateMessage: Operation = {
 	resource: 'chat',
@@ -32,16 +36,16 @@ export const updateMessage: Operation = {
 	],
 	path: '/chat/updateMessage',
 	buildBody: (params, dialect) => {
-		const number = params.recipient('number', 'Number');
+		const number = params.recipient('number');
 		// The documented dialect carries the number as an integer, so it must be a phone number
 		// that an integer holds exactly: at most 15 digits (E.164), and not zero.
 		const digits = number.includes('@') ? number.slice(0, number.indexOf('@')) : number;
 		if (!/^\d{1,15}$/.test(digits) || /^0+$/.test(digits)) {
-			params.fail('Number', `must be a phone number with country code (at most 15 digits), not ${quoted(number)}`);
+			params.fail(params.label('number'), `must be a phone number with country code (at most 15 digits), not ${quoted(number)}`);
 		}
 		return {
-			number: dialect.updateMessageNumberIsInteger ? Number(digits) : digits,
-			text: params.text('text', 'New Text'),
+			number: factsOf(NUMBER_IS_INTEGER, dialect) ? Number(digits) : digits,
+			text: params.text('text'),
 			key: readMessageKey(params),
 		};
 	},

@@ -14,7 +14,7 @@ export const getManyContacts: Operation = {
 	],
 	path: '/chat/findContacts',
 	buildBody: (params) => {
-		const remoteJid = readJidFilter(params, params.collection('filters', 'Filters'), 'Filters: Contact (Remote JID)');
+		const remoteJid = readJidFilter(params, params.collection('filters'));
 		return { where: remoteJid ? { remoteJid } : {} };
 	},
 	pagination: pagedList('page', 100),

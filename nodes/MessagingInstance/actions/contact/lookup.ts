@@ -10,6 +10,6 @@ export function contactLookup(spec: Pick<Operation, 'value' | 'name' | 'action' 
 		v2Only: true,
 		properties: [recipientProperty(whose)],
 		path,
-		buildBody: (params) => ({ number: params.recipient('number', 'Number') }),
+		buildBody: (params) => ({ number: params.recipient('number') }),
 	};
 }

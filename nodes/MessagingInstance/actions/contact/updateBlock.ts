@@ -23,8 +23,8 @@ export const updateBlock: Operation = {
 	],
 	path: '/chat/updateBlockStatus',
 	buildBody: (params) => {
-		const status = params.text('status', 'Action');
-		if (status !== 'block' && status !== 'unblock') params.fail('Action', 'must be block or unblock');
-		return { number: params.recipient('number', 'Number'), status };
+		const status = params.text('status');
+		if (status !== 'block' && status !== 'unblock') params.fail(params.label('status'), 'must be block or unblock');
+		return { number: params.recipient('number'), status };
 	},
 };

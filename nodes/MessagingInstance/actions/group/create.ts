@@ -31,17 +31,17 @@ export const createGroup: Operation = {
 	],
 	path: '/group/create',
 	buildBody: (params) => {
-		const subject = params.text('subject', 'Subject');
-		const participants = readParticipants(params, 'participants', 'Participants');
-		const options = params.collection('options', 'Options');
-		const description = params.checkText(options.description, 'Options: Description');
+		const subject = params.text('subject');
+		const participants = readParticipants(params, 'participants');
+		const options = params.collection('options');
+		const description = params.checkText(options.description, params.label('options.description'));
 		return {
 			subject,
 			participants,
 			// The server refuses an empty description: it is left out instead.
 			...(description.trim() !== '' ? { description } : {}),
 			...(options.promoteParticipants !== undefined
-				? { promoteParticipants: params.checkFlag(options.promoteParticipants, 'Options: Make Participants Admins') }
+				? { promoteParticipants: params.checkFlag(options.promoteParticipants, params.label('options.promoteParticipants')) }
 				: {}),
 		};
 	},

@@ -1,3 +1,4 @@
+import { ROUTES } from '../../../shared/routes';
 import { returnAllProperties, wholeList } from '../fields';
 import type { Operation } from '../types';
 
@@ -8,7 +9,6 @@ export const getManyGroups: Operation = {
 	action: 'Get many groups',
 	description: 'List the groups the account is in; one item per group',
 	v2Only: true,
-	method: 'GET',
 	properties: [
 		...returnAllProperties(),
 		{
@@ -19,8 +19,8 @@ export const getManyGroups: Operation = {
 			description: 'Whether each group comes with its participants (slower for many groups)',
 		},
 	],
-	path: '/group/fetchAllGroups',
+	...ROUTES.listGroups,
 	// The server requires the flag in the query, as the text "true" or "false".
-	buildQuery: (params) => ({ getParticipants: String(params.flag('getParticipants', 'Include Participants')) }),
+	buildQuery: (params) => ({ getParticipants: String(params.flag('getParticipants')) }),
 	pagination: wholeList(),
 };

@@ -27,8 +27,8 @@ export const sendInvite: Operation = {
 		const groupJid = readGroupJid(params);
 		return {
 			groupJid: groupJid.endsWith('@g.us') ? groupJid : `${groupJid}@g.us`,
-			description: params.text('description', 'Text'),
-			numbers: readParticipants(params, 'numbers', 'Numbers'),
+			description: params.text('description'),
+			numbers: readParticipants(params, 'numbers'),
 		};
 	},
 };

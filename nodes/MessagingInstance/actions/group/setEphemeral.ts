@@ -25,8 +25,8 @@ export const setEphemeral = groupRoute({
 		},
 	],
 	body: (params) => {
-		const expiration = params.number('expiration', 'Messages Disappear After');
-		if (!EXPIRATIONS.includes(expiration)) params.fail('Messages Disappear After', 'must be off, 24 hours, 7 days or 90 days');
+		const expiration = params.number('expiration');
+		if (!EXPIRATIONS.includes(expiration)) params.fail(params.label('expiration'), 'must be off, 24 hours, 7 days or 90 days');
 		return { expiration };
 	},
 });

@@ -10,5 +10,5 @@ export const updateDescription = groupRoute({
 	properties: [
 		{ displayName: 'Description', name: 'description', type: 'string', typeOptions: { rows: 3 }, default: '', required: true, description: 'The group\'s new description' },
 	],
-	body: (params) => ({ description: params.text('description', 'Description') }),
+	body: (params) => ({ description: params.text('description') }),
 });

@@ -26,8 +26,8 @@ export const updateParticipants = groupRoute({
 		numbersListProperty('Participants', 'participants', 'Who to add, remove, promote or demote'),
 	],
 	body: (params) => {
-		const action = params.text('action', 'Action');
-		if (!ACTIONS.includes(action)) params.fail('Action', `must be one of ${ACTIONS.join(', ')}`);
-		return { action, participants: readParticipants(params, 'participants', 'Participants') };
+		const action = params.text('action');
+		if (!ACTIONS.includes(action)) params.fail(params.label('action'), `must be one of ${ACTIONS.join(', ')}`);
+		return { action, participants: readParticipants(params, 'participants') };
 	},
 });

@@ -24,8 +24,8 @@ export const updateSetting = groupRoute({
 		},
 	],
 	body: (params) => {
-		const action = params.text('action', 'Setting');
-		if (!SETTINGS.includes(action)) params.fail('Setting', `must be one of ${SETTINGS.join(', ')}`);
+		const action = params.text('action');
+		if (!SETTINGS.includes(action)) params.fail(params.label('action'), `must be one of ${SETTINGS.join(', ')}`);
 		return { action };
 	},
 });

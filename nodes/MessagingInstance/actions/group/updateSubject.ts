@@ -8,5 +8,5 @@ export const updateSubject = groupRoute({
 	method: 'POST',
 	path: '/group/updateGroupSubject',
 	properties: [{ displayName: 'Subject', name: 'subject', type: 'string', default: '', required: true, description: 'The group\'s new name' }],
-	body: (params) => ({ subject: params.text('subject', 'Subject') }),
+	body: (params) => ({ subject: params.text('subject') }),
 });

@@ -26,7 +26,7 @@ export const connectInstance: Operation = {
 	],
 	path: '/instance/connect',
 	buildQuery: (params) => {
-		const number = params.textOrEmpty('number', 'Pairing Number').trim();
+		const number = params.textOrEmpty('number').trim();
 		return number !== '' ? { number: params.checkRecipient(number, 'Pairing Number') } : {};
 	},
 	// An instance that is already connected answers its state, without a QR code.

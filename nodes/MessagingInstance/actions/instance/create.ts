@@ -3,27 +3,13 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { ALL_EVENTS } from '../../../shared/dialect';
 import { eventOptions } from '../../../shared/events';
 import { quoted } from '../normalise';
+import { INSTANCE_SETTINGS } from '../settings/instanceSettings';
 import type { Operation } from '../types';
 
 const INTEGRATIONS = ['WHATSAPP-BAILEYS', 'WHATSAPP-BUSINESS', 'EVOLUTION'];
 
-/** The instance settings the server takes on creation, as Set Settings has them. */
-const SETTINGS: Array<[string, string, string]> = [
-	['alwaysOnline', 'Always Online', 'Whether to always show the account as online'],
-	['groupsIgnore', 'Ignore Groups', 'Whether to ignore messages from groups'],
-	['readMessages', 'Read Messages', 'Whether to mark incoming messages as read'],
-	['readStatus', 'Read Status', 'Whether to mark status posts as seen'],
-	['rejectCall', 'Reject Calls', 'Whether to reject incoming calls automatically'],
-	['syncFullHistory', 'Sync Full History', 'Whether to synchronise the full history of the account'],
-];
-
-const settingOptions: INodeProperties[] = SETTINGS.map(([name, displayName, description]) => ({
-	displayName,
-	name,
-	type: 'boolean',
-	default: false,
-	description,
-}));
+/** The settings Create sends, in the order its body has them (by name). */
+const SETTING_NAMES = INSTANCE_SETTINGS.map((setting) => setting.name).sort();
 
 export const createInstance: Operation = {
 	resource: 'instance',
@@ -109,7 +95,7 @@ export const createInstance: Operation = {
 					placeholder: 'https://n8n.example.com/webhook/…',
 					description: 'Address that receives the instance\'s events (a Messaging Instance Trigger registers itself instead)',
 				},
-				...settingOptions,
+				...INSTANCE_SETTINGS,
 				] as INodeProperties[]
 			).sort((a, b) => a.displayName.localeCompare(b.displayName)),
 		},
@@ -117,34 +103,34 @@ export const createInstance: Operation = {
 	path: '/instance/create',
 	secretsOf: (body) => (typeof body?.token === 'string' ? [body.token] : []),
 	buildBody: (params, dialect) => {
-		const instanceName = params.text('instanceName', 'Instance Name').trim();
+		const instanceName = params.text('instanceName').trim();
 		if (instanceName === '.' || instanceName === '..' || instanceName.length > 100) {
-			params.fail('Instance Name', `cannot be ${quoted(instanceName)}`);
+			params.fail(params.label('instanceName'), `cannot be ${quoted(instanceName)}`);
 		}
-		const integration = params.text('integration', 'Integration');
-		if (!INTEGRATIONS.includes(integration)) params.fail('Integration', `must be one of ${INTEGRATIONS.join(', ')}`);
-		const options = params.collection('options', 'Options');
-		const body: IDataObject = { instanceName, integration, qrcode: params.flag('qrcode', 'QR Code') };
-		const number = params.checkText(options.number, 'Options: Pairing Number').trim();
-		if (number !== '') body.number = params.checkRecipient(number, 'Options: Pairing Number');
-		const token = params.checkText(options.token, 'Options: Token').trim();
+		const integration = params.text('integration');
+		if (!INTEGRATIONS.includes(integration)) params.fail(params.label('integration'), `must be one of ${INTEGRATIONS.join(', ')}`);
+		const options = params.collection('options');
+		const body: IDataObject = { instanceName, integration, qrcode: params.flag('qrcode') };
+		const number = params.checkText(options.number, params.label('options.number')).trim();
+		if (number !== '') body.number = params.checkRecipient(number, params.label('options.number'));
+		const token = params.checkText(options.token, params.label('options.token')).trim();
 		if (token !== '') body.token = token;
-		const webhookUrl = params.checkText(options.webhookUrl, 'Options: Webhook URL').trim();
+		const webhookUrl = params.checkText(options.webhookUrl, params.label('options.webhookUrl')).trim();
 		if (webhookUrl !== '') {
-			if (!/^https?:\/\/[^\s/]+/i.test(webhookUrl)) params.fail('Options: Webhook URL', `must be an http(s) address, not ${quoted(webhookUrl)}`);
+			if (!/^https?:\/\/[^\s/]+/i.test(webhookUrl)) params.fail(params.label('options.webhookUrl'), `must be an http(s) address, not ${quoted(webhookUrl)}`);
 			const events = Array.isArray(options.webhookEvents) ? (options.webhookEvents as unknown[]) : ['MESSAGES_UPSERT'];
 			const unknown = events.filter((event) => typeof event !== 'string' || !dialect.events.has(event));
-			if (unknown.length > 0) params.fail('Options: Webhook Events', `${quoted(unknown.slice(0, 5).join(', '))} not accepted by a ${dialect.label} server`);
+			if (unknown.length > 0) params.fail(params.label('options.webhookEvents'), `${quoted(unknown.slice(0, 5).join(', '))} not accepted by a ${dialect.label} server`);
 			body.webhook = {
 				enabled: true,
 				url: webhookUrl,
 				events,
 				byEvents: false,
-				base64: options.webhookBase64 === undefined ? false : params.checkFlag(options.webhookBase64, 'Options: Webhook Media in Base64'),
+				base64: options.webhookBase64 === undefined ? false : params.checkFlag(options.webhookBase64, params.label('options.webhookBase64')),
 			};
 		}
-		for (const [name, label] of SETTINGS) {
-			if (options[name] !== undefined) body[name] = params.checkFlag(options[name], `Options: ${label}`);
+		for (const name of SETTING_NAMES) {
+			if (options[name] !== undefined) body[name] = params.checkFlag(options[name], params.label(`options.${name}`));
 		}
 		return body;
 	},

@@ -1,3 +1,4 @@
+import { ROUTES } from '../../../shared/routes';
 import { returnAllProperties, wholeList } from '../fields';
 import type { Operation } from '../types';
 
@@ -8,8 +9,6 @@ export const getManyInstances: Operation = {
 	action: 'Get many instances',
 	description: 'List the instances of the server (with an instance token as API key: that instance only)',
 	v2Only: true,
-	scope: 'server',
-	method: 'GET',
 	properties: [
 		...returnAllProperties(),
 		{
@@ -23,9 +22,9 @@ export const getManyInstances: Operation = {
 			],
 		},
 	],
-	path: '/instance/fetchInstances',
+	...ROUTES.listInstances,
 	buildQuery: (params) => {
-		const name = params.checkText(params.collection('filters', 'Filters').instanceName, 'Filters: Instance Name').trim();
+		const name = params.checkText(params.collection('filters').instanceName, params.label('filters.instanceName')).trim();
 		return name !== '' ? { instanceName: name } : {};
 	},
 	pagination: wholeList(),

@@ -21,8 +21,8 @@ export const setInstancePresence: Operation = {
 	],
 	path: '/instance/setPresence',
 	buildBody: (params) => {
-		const presence = params.text('presence', 'Presence');
-		if (presence !== 'available' && presence !== 'unavailable') params.fail('Presence', 'must be available or unavailable');
+		const presence = params.text('presence');
+		if (presence !== 'available' && presence !== 'unavailable') params.fail(params.label('presence'), 'must be available or unavailable');
 		return { presence };
 	},
 };

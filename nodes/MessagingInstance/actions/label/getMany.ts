@@ -1,3 +1,4 @@
+import { ROUTES } from '../../../shared/routes';
 import { returnAllProperties, wholeList } from '../fields';
 import type { Operation } from '../types';
 
@@ -8,8 +9,7 @@ export const getManyLabels: Operation = {
 	action: 'Get many labels',
 	description: 'List the labels of the account (WhatsApp Business); one item per label',
 	v2Only: true,
-	method: 'GET',
 	properties: returnAllProperties(),
-	path: '/label/findLabels',
+	...ROUTES.listLabels,
 	pagination: wholeList(),
 };

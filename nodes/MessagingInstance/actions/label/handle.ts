@@ -24,8 +24,8 @@ export function labelChange(action: 'add' | 'remove'): Operation {
 		],
 		path: '/label/handleLabel',
 		buildBody: (params) => ({
-			number: params.recipient('number', 'Number'),
-			labelId: params.text('labelId', 'Label').trim(),
+			number: params.recipient('number'),
+			labelId: params.text('labelId').trim(),
 			action,
 		}),
 	};

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ItemParameters } from '../parameters';
+import type { BuiltRequest } from '../types';
 
 /** The longest wait a send may ask the server for: a timer past 2^31 ms would overflow. */
 export const MAX_DELAY_MS = 300_000;
@@ -73,31 +74,43 @@ export function mediaOptionsProperty(extra: INodeProperties[] = []): INodeProper
 	};
 }
 
+/** The Options of a message send: the fields the user added, and the wait the Delay asks for. */
+export interface MessageOptions {
+	fields: IDataObject;
+	extraWaitMs: number;
+}
+
+/** A message send's request: its own fields, then the options the user added. */
+export function withMessageOptions(body: IDataObject, options: MessageOptions): BuiltRequest {
+	return { body: { ...body, ...options.fields }, extraWaitMs: options.extraWaitMs };
+}
+
 /** The optional fields of a message send: only those the user added are sent. */
-export function messageOptions(params: ItemParameters): IDataObject {
-	const options = params.collection('options', 'Options');
+export function messageOptions(params: ItemParameters): MessageOptions {
+	const options = params.collection('options');
 	const body: IDataObject = {};
+	let extraWaitMs = 0;
 	if (options.delay !== undefined) {
-		body.delay = params.checkNumber(options.delay, 'Options: Delay (Milliseconds)', { min: 0, max: MAX_DELAY_MS, integer: true });
+		extraWaitMs = body.delay = params.checkNumber(options.delay, params.label('options.delay'), { min: 0, max: MAX_DELAY_MS, integer: true });
 	}
-	if (options.linkPreview !== undefined) body.linkPreview = params.checkFlag(options.linkPreview, 'Options: Link Preview');
+	if (options.linkPreview !== undefined) body.linkPreview = params.checkFlag(options.linkPreview, params.label('options.linkPreview'));
 	if (options.mentionsEveryOne !== undefined) {
-		body.mentionsEveryOne = params.checkFlag(options.mentionsEveryOne, 'Options: Mention Everyone');
+		body.mentionsEveryOne = params.checkFlag(options.mentionsEveryOne, params.label('options.mentionsEveryOne'));
 	}
 	if (options.mentioned !== undefined) {
-		const mentioned = params.checkRecipientList(options.mentioned, 'Options: Mentioned Numbers');
+		const mentioned = params.checkRecipientList(options.mentioned, params.label('options.mentioned'));
 		if (mentioned.length > 0) body.mentioned = mentioned;
 	}
-	const quotedId = params.checkText(options.quotedMessageId, 'Options: Quoted Message ID').trim();
+	const quotedId = params.checkText(options.quotedMessageId, params.label('options.quotedMessageId')).trim();
 	const quotedText =
-		options.quotedText === undefined ? undefined : params.checkText(options.quotedText, 'Options: Quoted Message Text');
+		options.quotedText === undefined ? undefined : params.checkText(options.quotedText, params.label('options.quotedText'));
 	if (quotedId !== '') {
 		body.quoted = {
 			key: { id: quotedId },
 			...(quotedText !== undefined && quotedText !== '' ? { message: { conversation: quotedText } } : {}),
 		};
 	} else if (quotedText !== undefined && quotedText !== '') {
-		params.fail('Options: Quoted Message ID', 'is required when a quoted text is set');
+		params.fail(params.label('options.quotedMessageId'), 'is required when a quoted text is set');
 	}
-	return body;
+	return { fields: body, extraWaitMs };
 }

@@ -24,7 +24,7 @@ export const deleteMessage: Operation = {
 	// The route reads the key from the body of the DELETE request.
 	buildBody: (params) => {
 		const { remoteJid, fromMe, id } = readMessageKey(params);
-		const participant = params.textOrEmpty('participant', 'Participant').trim();
+		const participant = params.textOrEmpty('participant').trim();
 		return {
 			id,
 			fromMe,

@@ -37,14 +37,14 @@ export const downloadMedia: Operation = {
 	],
 	path: '/chat/getBase64FromMediaMessage',
 	buildBody: (params) => {
-		const id = params.text('messageId', 'Message ID').trim();
-		params.text('binaryPropertyName', 'Put Output File in Field');
-		return { message: { key: { id } }, convertToMp4: params.flag('convertToMp4', 'Convert to MP4') };
+		const id = params.text('messageId').trim();
+		params.text('binaryPropertyName');
+		return { message: { key: { id } }, convertToMp4: params.flag('convertToMp4') };
 	},
 	// `buffer` is the server's own copy of the file (null unless asked for): never output.
 	toItems: (response, params) => {
 		if (!response || typeof response !== 'object' || Array.isArray(response)) {
-			return params.fail('Message ID', 'got no file from the server', 'The server answered without the file. Check that the message has media.');
+			return params.fail(params.label('messageId'), 'got no file from the server', 'The server answered without the file. Check that the message has media.');
 		}
 		const { buffer: _serverCopy, ...json } = response as IDataObject;
 		return [json];

@@ -59,25 +59,25 @@ export const getManyMessages: Operation = {
 	],
 	path: '/chat/findMessages',
 	buildBody: (params) => {
-		const filters = params.collection('filters', 'Filters');
+		const filters = params.collection('filters');
 		const key: IDataObject = {};
 		const where: IDataObject = {};
-		const remoteJid = readJidFilter(params, filters, 'Filters: Chat (Remote JID)');
+		const remoteJid = readJidFilter(params, filters);
 		if (remoteJid) key.remoteJid = remoteJid;
 		// The server filters on fromMe only when it is true.
-		if (filters.fromMe !== undefined && params.checkFlag(filters.fromMe, 'Filters: Only Sent by Me')) key.fromMe = true;
-		const id = params.checkText(filters.messageId, 'Filters: Message ID').trim();
+		if (filters.fromMe !== undefined && params.checkFlag(filters.fromMe, params.label('filters.fromMe'))) key.fromMe = true;
+		const id = params.checkText(filters.messageId, params.label('filters.messageId')).trim();
 		if (id !== '') key.id = id;
 		if (Object.keys(key).length > 0) where.key = key;
-		const messageType = params.checkText(filters.messageType, 'Filters: Message Type').trim();
+		const messageType = params.checkText(filters.messageType, params.label('filters.messageType')).trim();
 		if (messageType !== '') where.messageType = messageType;
-		const after = params.checkText(filters.after, 'Filters: Sent After').trim();
-		const before = params.checkText(filters.before, 'Filters: Sent Before').trim();
+		const after = params.checkText(filters.after, params.label('filters.after')).trim();
+		const before = params.checkText(filters.before, params.label('filters.before')).trim();
 		if (after !== '' || before !== '') {
 			// The server applies the time filter only with both ends.
-			if (after === '' || before === '') params.fail(after === '' ? 'Filters: Sent After' : 'Filters: Sent Before', 'is required when the other end of the time range is set');
-			for (const [value, label] of [[after, 'Filters: Sent After'], [before, 'Filters: Sent Before']]) {
-				if (value.length > 64 || Number.isNaN(Date.parse(value))) params.fail(label, 'must be a date and time, e.g. 2026-11-23T10:00:00Z');
+			if (after === '' || before === '') params.fail(params.label(after === '' ? 'filters.after' : 'filters.before'), 'is required when the other end of the time range is set');
+			for (const [value, name] of [[after, 'filters.after'], [before, 'filters.before']]) {
+				if (value.length > 64 || Number.isNaN(Date.parse(value))) params.fail(params.label(name), 'must be a date and time, e.g. 2026-11-23T10:00:00Z');
 			}
 			where.messageTimestamp = { gte: after, lte: before };
 		}
@@ -91,7 +91,11 @@ export const getManyMessages: Operation = {
 			const records = Array.isArray(messages?.records) ? messages.records : [];
 			const pages = Number(messages?.pages);
 			const current = Number(messages?.currentPage);
-			return { records, more: Number.isFinite(pages) && Number.isFinite(current) && current < pages };
+			return {
+				records,
+				more: Number.isFinite(pages) && Number.isFinite(current) && current < pages,
+				...(Number.isFinite(current) ? { page: current } : {}),
+			};
 		},
 	},
 };

@@ -5,7 +5,7 @@ import { recipientProperty } from '../fields';
 import { quoted } from '../normalise';
 import type { ItemParameters } from '../parameters';
 import type { Operation } from '../types';
-import { mediaOptionsProperty, messageOptions } from './common';
+import { mediaOptionsProperty, messageOptions, withMessageOptions } from './common';
 
 /**
  * Where a media send takes its file from — an n8n binary field (the default: what the node
@@ -179,11 +179,11 @@ export async function readMedia(
 	} else {
 		return params.fail('File Source', `must be binary, url or base64, not ${quoted(source)}`);
 	}
-	const mimeType = params.checkText(options.mimeType, 'Options: MIME Type').trim();
-	const fileName = params.checkText(options.fileName, 'Options: File Name').trim();
+	const mimeType = params.checkText(options.mimeType, params.label('options.mimeType')).trim();
+	const fileName = params.checkText(options.fileName, params.label('options.fileName')).trim();
 	if (mimeType !== '') {
 		if (!/^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/.test(mimeType) || mimeType.length > 255) {
-			params.fail('Options: MIME Type', `must be a MIME type such as application/pdf, not ${quoted(mimeType)}`);
+			params.fail(params.label('options.mimeType'), `must be a MIME type such as application/pdf, not ${quoted(mimeType)}`);
 		}
 		file.mimeType = mimeType;
 	}
@@ -238,12 +238,12 @@ export function singleFileSend(spec: {
 		v2Only: true,
 		properties: [recipientProperty(), ...mediaSourceProperties(spec.what), mediaOptionsProperty()],
 		path: spec.path,
-		buildBody: async (params) => {
-			const number = params.recipient('number', 'Number');
+		buildRequest: async (params) => {
+			const number = params.recipient('number');
 			const options = messageOptions(params);
 			const file = await readMedia(params, {});
 			checkKind(params, spec.kind, file, 'File');
-			return { number, [spec.field]: mediaValue(file), ...options };
+			return withMessageOptions({ number, [spec.field]: mediaValue(file) }, options);
 		},
 	};
 }

@@ -1,10 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { factsOf, type DialectTable } from '../../../shared/dialect';
 import type { Operation } from '../types';
 import { recipientProperty } from '../fields';
-import { messageOptions, messageOptionsProperty } from './common';
+import { messageOptions, withMessageOptions, messageOptionsProperty } from './common';
 
 const MAX_BUTTONS = 3;
+
+/** How a button is written: `titled` is `{title, displayText, id}`, `reply` is `{type: "reply", displayText, id}`. */
+const BUTTON_STYLE: DialectTable<'titled' | 'reply'> = { documented: 'titled', v2: 'reply' };
 
 export const sendButtons: Operation = {
 	resource: 'message',
@@ -80,33 +84,35 @@ export const sendButtons: Operation = {
 		messageOptionsProperty,
 	],
 	path: '/message/sendButtons',
-	buildBody: (params, dialect) => {
-		const number = params.recipient('number', 'Number');
-		const title = params.text('title', 'Title');
-		const description = params.text('description', 'Description');
-		const footer = params.textOrEmpty('footer', 'Footer');
-		const given = (params.collection('buttons', 'Buttons').button ?? []) as IDataObject[];
-		if (!Array.isArray(given)) params.fail('Buttons', 'must be a list of buttons');
-		if (given.length === 0) params.fail('Buttons', 'needs at least one button');
+	buildRequest: (params, dialect) => {
+		const number = params.recipient('number');
+		const title = params.text('title');
+		const description = params.text('description');
+		const footer = params.textOrEmpty('footer');
+		const given = (params.collection('buttons').button ?? []) as IDataObject[];
+		if (!Array.isArray(given)) params.fail(params.label('buttons'), 'must be a list of buttons');
+		if (given.length === 0) params.fail(params.label('buttons'), 'needs at least one button');
 		if (given.length > MAX_BUTTONS) {
-			params.fail('Buttons', `has ${given.length} buttons; the server accepts at most ${MAX_BUTTONS}`);
+			params.fail(params.label('buttons'), `has ${given.length} buttons; the server accepts at most ${MAX_BUTTONS}`);
 		}
 		const buttons = given.map((button, b) => {
 			const where = `Buttons: button ${b + 1}`;
 			const displayText = params.checkText(button?.displayText, `${where} display text`);
 			if (displayText.trim() === '') params.fail(`${where} display text`, 'is required');
 			const id = params.checkText(button.id, `${where} ID`);
-			return dialect.buttonStyle === 'reply'
+			return factsOf(BUTTON_STYLE, dialect) === 'reply'
 				? { type: 'reply', displayText, id }
 				: { title: params.checkText(button.title, `${where} title`), displayText, id };
 		});
-		return {
-			number,
-			title,
-			description,
-			...(footer === '' ? {} : { footer }),
-			buttons,
-			...messageOptions(params),
-		};
+		return withMessageOptions(
+			{
+				number,
+				title,
+				description,
+				...(footer === '' ? {} : { footer }),
+				buttons,
+			},
+			messageOptions(params),
+		);
 	},
 };

@@ -72,9 +72,9 @@ export const sendContact: Operation = {
 	],
 	path: '/message/sendContact',
 	buildBody: (params) => {
-		const number = params.recipient('number', 'Number');
-		const given = params.collection('contacts', 'Contacts').contact as IDataObject[] | undefined;
-		if (!Array.isArray(given) || given.length === 0) return params.fail('Contacts', 'needs at least one contact');
+		const number = params.recipient('number');
+		const given = params.collection('contacts').contact as IDataObject[] | undefined;
+		if (!Array.isArray(given) || given.length === 0) return params.fail(params.label('contacts'), 'needs at least one contact');
 		const seen = new Set<string>();
 		const contact = given.map((entry, position) => {
 			const where = `Contacts: contact ${position + 1}`;

@@ -1,8 +1,21 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { factsOf, type DialectTable } from '../../../shared/dialect';
 import type { Operation } from '../types';
 import { recipientProperty } from '../fields';
-import { messageOptions, messageOptionsProperty } from './common';
+import { messageOptions, withMessageOptions, messageOptionsProperty } from './common';
+
+interface ListFacts {
+	/** The field that carries the sections. */
+	sectionsField: 'values' | 'sections';
+	/** Whether `footerText` must be sent (as "" when the user left it empty). */
+	footerRequired: boolean;
+}
+
+const LIST: DialectTable<ListFacts> = {
+	documented: { sectionsField: 'values', footerRequired: false },
+	v2: { sectionsField: 'sections', footerRequired: true },
+};
 
 interface SectionsParameter {
 	section?: Array<{ title?: unknown; rows?: { row?: IDataObject[] } }>;
@@ -118,15 +131,15 @@ export const sendList: Operation = {
 		messageOptionsProperty,
 	],
 	path: '/message/sendList',
-	buildBody: (params, dialect) => {
-		const number = params.recipient('number', 'Number');
-		const title = params.text('title', 'Title');
-		const description = params.text('description', 'Description');
-		const buttonText = params.text('buttonText', 'Button Text');
-		const footer = params.textOrEmpty('footerText', 'Footer Text');
-		const given = params.collection('sections', 'Sections').section as SectionsParameter['section'];
-		if (given !== undefined && !Array.isArray(given)) params.fail('Sections', 'must be a list of sections');
-		if (!given || given.length === 0) return params.fail('Sections', 'needs at least one section');
+	buildRequest: (params, dialect) => {
+		const number = params.recipient('number');
+		const title = params.text('title');
+		const description = params.text('description');
+		const buttonText = params.text('buttonText');
+		const footer = params.textOrEmpty('footerText');
+		const given = params.collection('sections').section as SectionsParameter['section'];
+		if (given !== undefined && !Array.isArray(given)) params.fail(params.label('sections'), 'must be a list of sections');
+		if (!given || given.length === 0) return params.fail(params.label('sections'), 'needs at least one section');
 		const sections: ListSection[] = given.map((section, s) => {
 			const rows = section?.rows?.row ?? [];
 			if (!Array.isArray(rows) || rows.length === 0) params.fail(`Sections: section ${s + 1}`, 'needs at least one row');
@@ -146,15 +159,17 @@ export const sendList: Operation = {
 				}),
 			};
 		});
-		return {
-			number,
-			title,
-			description,
-			buttonText,
-			// The documented dialect leaves an empty footer out; v2 requires the field, even as "".
-			...(footer !== '' || dialect.listFooterRequired ? { footerText: footer } : {}),
-			[dialect.listSectionsField]: sections,
-			...messageOptions(params),
-		};
+		return withMessageOptions(
+			{
+				number,
+				title,
+				description,
+				buttonText,
+				// The documented dialect leaves an empty footer out; v2 requires the field, even as "".
+				...(footer !== '' || factsOf(LIST, dialect).footerRequired ? { footerText: footer } : {}),
+				[factsOf(LIST, dialect).sectionsField]: sections,
+			},
+			messageOptions(params),
+		);
 	},
 };

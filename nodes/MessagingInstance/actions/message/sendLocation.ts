@@ -1,6 +1,6 @@
 import type { Operation } from '../types';
 import { recipientProperty } from '../fields';
-import { messageOptions, messageOptionsProperty } from './common';
+import { messageOptions, withMessageOptions, messageOptionsProperty } from './common';
 
 export const sendLocation: Operation = {
 	resource: 'message',
@@ -49,12 +49,15 @@ export const sendLocation: Operation = {
 		messageOptionsProperty,
 	],
 	path: '/message/sendLocation',
-	buildBody: (params) => ({
-		number: params.recipient('number', 'Number'),
-		name: params.text('name', 'Name'),
-		address: params.text('address', 'Address'),
-		latitude: params.number('latitude', 'Latitude', { min: -90, max: 90 }),
-		longitude: params.number('longitude', 'Longitude', { min: -180, max: 180 }),
-		...messageOptions(params),
-	}),
+	buildRequest: (params) =>
+		withMessageOptions(
+			{
+				number: params.recipient('number'),
+				name: params.text('name'),
+				address: params.text('address'),
+				latitude: params.number('latitude', { min: -90, max: 90 }),
+				longitude: params.number('longitude', { min: -180, max: 180 }),
+			},
+			messageOptions(params),
+		),
 };

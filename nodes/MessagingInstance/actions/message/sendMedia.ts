@@ -1,6 +1,6 @@
 import { recipientProperty } from '../fields';
 import type { Operation } from '../types';
-import { mediaOptionsProperty, messageOptions } from './common';
+import { mediaOptionsProperty, messageOptions, withMessageOptions } from './common';
 import { checkKind, fileNameFor, kindOf, mediaSourceProperties, mediaValue, readMedia, type MediaKind } from './media';
 
 const MEDIA_TYPES: MediaKind[] = ['image', 'video', 'audio', 'document'];
@@ -57,14 +57,14 @@ export const sendMedia: Operation = {
 		]),
 	],
 	path: '/message/sendMedia',
-	buildBody: async (params) => {
-		const number = params.recipient('number', 'Number');
-		const chosen = params.text('mediaType', 'Media Type');
+	buildRequest: async (params) => {
+		const number = params.recipient('number');
+		const chosen = params.text('mediaType');
 		if (chosen !== 'auto' && !MEDIA_TYPES.includes(chosen as MediaKind)) {
-			params.fail('Media Type', `must be one of auto, ${MEDIA_TYPES.join(', ')}`);
+			params.fail(params.label('mediaType'), `must be one of auto, ${MEDIA_TYPES.join(', ')}`);
 		}
-		const caption = params.textOrEmpty('caption', 'Caption');
-		const options = params.collection('options', 'Options');
+		const caption = params.textOrEmpty('caption');
+		const options = params.collection('options');
 		const sendOptions = messageOptions(params);
 		const file = await readMedia(params, options);
 		const mediatype = chosen === 'auto' ? kindOf(file.mimeType) : (chosen as MediaKind);
@@ -72,16 +72,18 @@ export const sendMedia: Operation = {
 		const fileName = fileNameFor(file, mediatype === 'document' ? 'document' : mediatype);
 		if (mediatype === 'document' && !fileName && !file.fromUrl) {
 			// The server refuses a base64 document without a name ("For base64 the file name must be informed").
-			params.fail('Options: File Name', 'is required for a document given as base64 of unknown type');
+			params.fail(params.label('options.fileName'), 'is required for a document given as base64 of unknown type');
 		}
-		return {
-			number,
-			mediatype,
-			...(file.mimeType ? { mimetype: file.mimeType } : {}),
-			...(caption !== '' ? { caption } : {}),
-			media: mediaValue(file),
-			...(fileName ? { fileName } : {}),
-			...sendOptions,
-		};
+		return withMessageOptions(
+			{
+				number,
+				mediatype,
+				...(file.mimeType ? { mimetype: file.mimeType } : {}),
+				...(caption !== '' ? { caption } : {}),
+				media: mediaValue(file),
+				...(fileName ? { fileName } : {}),
+			},
+			sendOptions,
+		);
 	},
 };

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { recipientProperty } from '../fields';
 import { quoted } from '../normalise';
 import type { Operation } from '../types';
-import { messageOptions, messageOptionsProperty } from './common';
+import { messageOptions, withMessageOptions, messageOptionsProperty } from './common';
 
 const MIN_OPTIONS = 2;
 const MAX_OPTIONS = 10;
@@ -54,21 +54,21 @@ export const sendPoll: Operation = {
 		messageOptionsProperty,
 	],
 	path: '/message/sendPoll',
-	buildBody: (params) => {
-		const number = params.recipient('number', 'Number');
-		const name = params.text('name', 'Question');
-		const given = params.collection('pollOptions', 'Poll Options').option as IDataObject[] | undefined;
+	buildRequest: (params) => {
+		const number = params.recipient('number');
+		const name = params.text('name');
+		const given = params.collection('pollOptions').option as IDataObject[] | undefined;
 		const values = (Array.isArray(given) ? given : []).map((entry, position) =>
 			params.checkText(entry?.text, `Poll Options: option ${position + 1}`).trim(),
 		);
 		const blank = values.findIndex((value) => value === '');
 		if (blank >= 0) params.fail(`Poll Options: option ${blank + 1}`, 'is empty');
 		if (values.length < MIN_OPTIONS || values.length > MAX_OPTIONS) {
-			params.fail('Poll Options', `needs ${MIN_OPTIONS} to ${MAX_OPTIONS} options, not ${values.length}`);
+			params.fail(params.label('pollOptions'), `needs ${MIN_OPTIONS} to ${MAX_OPTIONS} options, not ${values.length}`);
 		}
 		const repeated = values.find((value, position) => values.indexOf(value) !== position);
-		if (repeated !== undefined) params.fail('Poll Options', `has ${quoted(repeated)} twice; options must differ`);
-		const selectableCount = params.number('selectableCount', 'Selectable Count', { min: 0, max: values.length, integer: true });
-		return { number, name, selectableCount, values, ...messageOptions(params) };
+		if (repeated !== undefined) params.fail(params.label('pollOptions'), `has ${quoted(repeated)} twice; options must differ`);
+		const selectableCount = params.number('selectableCount', { min: 0, max: values.length, integer: true });
+		return withMessageOptions({ number, name, selectableCount, values }, messageOptions(params));
 	},
 };

@@ -21,9 +21,9 @@ export const sendReaction: Operation = {
 	path: '/message/sendReaction',
 	buildBody: (params) => {
 		const key = readMessageKey(params);
-		const reaction = params.textOrEmpty('reaction', 'Reaction').trim();
+		const reaction = params.textOrEmpty('reaction').trim();
 		if (reaction !== '' && !isSingleEmoji(reaction)) {
-			params.fail('Reaction', `must be a single emoji or empty, not ${quoted(reaction)}`);
+			params.fail(params.label('reaction'), `must be a single emoji or empty, not ${quoted(reaction)}`);
 		}
 		return { key, reaction };
 	},

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { factsOf, type DialectTable } from '../../../shared/dialect';
 import { isHexColour, quoted } from '../normalise';
 import type { Operation } from '../types';
 import { checkKind, mediaValue, readMedia, type SourceParameters } from './media';
@@ -14,6 +15,19 @@ export const STATUS_FONTS = [
 	{ name: 'Bebas Neue Regular', value: 4, description: 'Font 4: BEBASNEUE_REGULAR' },
 	{ name: 'Oswald Heavy', value: 5, description: 'Font 5: OSWALD_HEAVY' },
 ];
+
+interface StatusFacts {
+	/** The status types the server accepts. */
+	types: readonly string[];
+	/** Whether `statusJidList` goes even when every contact sees the status. */
+	jidListAlways: boolean;
+}
+
+const STATUS: DialectTable<StatusFacts> = {
+	// Every field of Send Status is required here, so the list goes even when it is empty.
+	documented: { types: ['text', 'image', 'audio'], jidListAlways: true },
+	v2: { types: ['text', 'image', 'audio', 'video'], jidListAlways: false },
+};
 
 export const sendStatus: Operation = {
 	resource: 'message',
@@ -119,32 +133,33 @@ export const sendStatus: Operation = {
 	],
 	path: '/message/sendStatus',
 	buildBody: async (params, dialect) => {
-		const type = params.text('type', 'Type');
-		if (!dialect.statusTypes.includes(type)) {
-			params.fail('Type', `${quoted(type)} is not accepted by a ${dialect.label} server (use ${dialect.statusTypes.join(', ')})`);
+		const facts = factsOf(STATUS, dialect);
+		const type = params.text('type');
+		if (!facts.types.includes(type)) {
+			params.fail(params.label('type'), `${quoted(type)} is not accepted by a ${dialect.label} server (use ${facts.types.join(', ')})`);
 		}
-		const source = type === 'audio' ? params.text('contentSource', 'Audio Source') : 'url';
+		const source = type === 'audio' ? params.text('contentSource') : 'url';
 		let content: IDataObject | string;
 		if (source === 'url') {
-			content = params.text('content', 'Content');
+			content = params.text('content');
 		} else {
 			if (!dialect.servesV2Routes) {
-				params.fail('Audio Source', 'can be a file only with a v2.x server', 'Give the audio as a URL, or use a credential whose Server Dialect is "Server v2.x".');
+				params.fail(params.label('contentSource'), 'can be a file only with a v2.x server', 'Give the audio as a URL, or use a credential whose Server Dialect is "Server v2.x".');
 			}
 			const file = await readMedia(params, {}, AUDIO_SOURCE);
 			checkKind(params, 'audio', file, 'Audio Source');
 			content = mediaValue(file);
 		}
-		const caption = params.textOrEmpty('caption', 'Caption');
-		const backgroundColor = params.text('backgroundColor', 'Background Color').trim();
+		const caption = params.textOrEmpty('caption');
+		const backgroundColor = params.text('backgroundColor').trim();
 		if (!isHexColour(backgroundColor)) {
-			params.fail('Background Color', `must be a colour as #RRGGBB, not ${quoted(backgroundColor)}`);
+			params.fail(params.label('backgroundColor'), `must be a colour as #RRGGBB, not ${quoted(backgroundColor)}`);
 		}
-		const font = params.number('font', 'Font', { min: 1, max: 5, integer: true });
-		const allContacts = params.flag('allContacts', 'Send to All Contacts');
-		const jids = allContacts ? [] : params.recipientList('statusJidList', 'Status Recipients');
+		const font = params.number('font', { min: 1, max: 5, integer: true });
+		const allContacts = params.flag('allContacts');
+		const jids = allContacts ? [] : params.recipientList('statusJidList');
 		if (!allContacts && jids.length === 0) {
-			params.fail('Status Recipients', 'needs at least one JID when "Send to All Contacts" is off');
+			params.fail(params.label('statusJidList'), 'needs at least one JID when "Send to All Contacts" is off');
 		}
 		return {
 			type,
@@ -153,7 +168,7 @@ export const sendStatus: Operation = {
 			backgroundColor,
 			font,
 			allContacts,
-			...(!allContacts || dialect.statusJidListAlways ? { statusJidList: jids } : {}),
+			...(!allContacts || facts.jidListAlways ? { statusJidList: jids } : {}),
 		};
 	},
 };

@@ -1,6 +1,6 @@
 import type { Operation } from '../types';
 import { recipientProperty } from '../fields';
-import { messageOptions, messageOptionsProperty } from './common';
+import { messageOptions, withMessageOptions, messageOptionsProperty } from './common';
 
 export const sendText: Operation = {
 	resource: 'message',
@@ -22,9 +22,6 @@ export const sendText: Operation = {
 		messageOptionsProperty,
 	],
 	path: '/message/sendText',
-	buildBody: (params) => ({
-		number: params.recipient('number', 'Number'),
-		text: params.text('text', 'Text'),
-		...messageOptions(params),
-	}),
+	buildRequest: (params) =>
+		withMessageOptions({ number: params.recipient('number'), text: params.text('text') }, messageOptions(params)),
 };

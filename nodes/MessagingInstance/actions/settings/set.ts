@@ -1,14 +1,21 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../types';
+import { INSTANCE_SETTINGS } from './instanceSettings';
 
-const flag = (displayName: string, name: string, description: string): INodeProperties => ({
-	displayName,
-	name,
-	type: 'boolean',
-	default: false,
-	description,
-});
+const [rejectCall, ...otherSettings] = INSTANCE_SETTINGS;
+
+const callRejectedMessage: INodeProperties = {
+	displayName: 'Call Rejected Message',
+	name: 'msgCall',
+	type: 'string',
+	default: '',
+	placeholder: 'I cannot take calls, please write a message.',
+	description: 'Message sent to the caller when a call is rejected automatically (sent as "" when empty)',
+};
+
+/** Every field is sent, in this order: the message right after the switch it belongs to. */
+const properties = [rejectCall, callRejectedMessage, ...otherSettings];
 
 export const setSettings: Operation = {
 	resource: 'settings',
@@ -16,30 +23,11 @@ export const setSettings: Operation = {
 	name: 'Set',
 	action: 'Set the instance settings',
 	description: 'Set how the instance behaves: calls, groups, presence, receipts, history',
-	properties: [
-		flag('Reject Calls', 'rejectCall', 'Whether to reject incoming calls automatically'),
-		{
-			displayName: 'Call Rejected Message',
-			name: 'msgCall',
-			type: 'string',
-			default: '',
-			placeholder: 'I cannot take calls, please write a message.',
-			description: 'Message sent to the caller when a call is rejected automatically (sent as "" when empty)',
-		},
-		flag('Ignore Groups', 'groupsIgnore', 'Whether to ignore messages from groups'),
-		flag('Always Online', 'alwaysOnline', 'Whether to always show the account as online'),
-		flag('Read Messages', 'readMessages', 'Whether to mark incoming messages as read (send read receipts)'),
-		flag('Read Status', 'readStatus', 'Whether to mark status posts as seen'),
-		flag('Sync Full History', 'syncFullHistory', 'Whether to synchronise the full history of the account'),
-	],
+	properties,
 	path: '/settings/set',
-	buildBody: (params) => ({
-		rejectCall: params.flag('rejectCall', 'Reject Calls'),
-		msgCall: params.textOrEmpty('msgCall', 'Call Rejected Message'),
-		groupsIgnore: params.flag('groupsIgnore', 'Ignore Groups'),
-		alwaysOnline: params.flag('alwaysOnline', 'Always Online'),
-		readMessages: params.flag('readMessages', 'Read Messages'),
-		readStatus: params.flag('readStatus', 'Read Status'),
-		syncFullHistory: params.flag('syncFullHistory', 'Sync Full History'),
-	}),
+	buildBody: (params) => {
+		const body: IDataObject = {};
+		for (const { name, type } of properties) body[name] = type === 'boolean' ? params.flag(name) : params.textOrEmpty(name);
+		return body;
+	},
 };

@@ -1,3 +1,4 @@
+import { ROUTES } from '../../../shared/routes';
 import type { Operation } from '../types';
 
 export const getWebhook: Operation = {
@@ -7,9 +8,8 @@ export const getWebhook: Operation = {
 	action: 'Get the instance webhook',
 	description: 'Read where the instance delivers its events, and which events',
 	v2Only: true,
-	method: 'GET',
 	properties: [],
-	path: '/webhook/find',
+	...ROUTES.findWebhook,
 	// Custom headers can carry a receiver's secret (the trigger puts one there): never output.
 	secretFields: ['headers'],
 };

@@ -1,5 +1,6 @@
 import { ALL_EVENTS, webhookBody } from '../../../shared/dialect';
 import { eventOptions } from '../../../shared/events';
+import { ROUTES } from '../../../shared/routes';
 import { quoted } from '../normalise';
 import type { Operation } from '../types';
 
@@ -50,25 +51,25 @@ export const setWebhook: Operation = {
 			description: 'Events to deliver. Names marked v2 or documented exist only in that dialect.',
 		},
 	],
-	path: '/webhook/set',
+	...ROUTES.setWebhook,
 	buildBody: (params, dialect) => {
-		const url = params.text('url', 'URL').trim();
-		if (!/^https?:\/\/[^\s/]+/i.test(url)) params.fail('URL', `must be an http(s) address, not ${quoted(url)}`);
+		const url = params.text('url').trim();
+		if (!/^https?:\/\/[^\s/]+/i.test(url)) params.fail(params.label('url'), `must be an http(s) address, not ${quoted(url)}`);
 		const chosen = params.raw<unknown>('events', []);
-		if (!Array.isArray(chosen) || chosen.length === 0) return params.fail('Events', 'needs at least one event');
-		if (!chosen.every((event) => typeof event === 'string')) return params.fail('Events', 'must be a list of event names');
+		if (!Array.isArray(chosen) || chosen.length === 0) return params.fail(params.label('events'), 'needs at least one event');
+		if (!chosen.every((event) => typeof event === 'string')) return params.fail(params.label('events'), 'must be a list of event names');
 		const events = chosen as string[];
 		const unknown = events.filter((event) => !dialect.events.has(event));
 		if (unknown.length > 0) {
 			const named = unknown.slice(0, 5).map((event) => (event.length > 40 ? quoted(event) : event));
 			const more = unknown.length > 5 ? ` and ${unknown.length - 5} more` : '';
-			params.fail('Events', `${named.join(', ')}${more} not accepted by a ${dialect.label} server`);
+			params.fail(params.label('events'), `${named.join(', ')}${more} not accepted by a ${dialect.label} server`);
 		}
 		return webhookBody(dialect, {
-			enabled: params.flag('enabled', 'Enabled'),
+			enabled: params.flag('enabled'),
 			url,
-			webhookByEvents: params.flag('webhookByEvents', 'Webhook by Events'),
-			webhookBase64: params.flag('webhookBase64', 'Media in Base64'),
+			webhookByEvents: params.flag('webhookByEvents'),
+			webhookBase64: params.flag('webhookBase64'),
 			events,
 		});
 	},

@@ -1,0 +1,136 @@
+/**
+ * An operation lives in four places besides its own file: the sandbox (its oracle, which
+ * never imports from nodes/), the README's operation tables, and the end-to-end tier that
+ * runs it in a real n8n. This test holds the registry against the three others and says,
+ * per operation, exactly what is missing where.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { INodePropertyOptions } from 'n8n-workflow';
+
+import { OPERATIONS, nodeProperties } from '../../nodes/MessagingInstance/actions';
+import type { Operation } from '../../nodes/MessagingInstance/actions/types';
+import { dialectOf, type DialectName } from '../../nodes/shared/dialect';
+import { ROUTES as SANDBOX_ROUTES } from '../../sandbox/routes';
+import type { Dialect as SandboxDialect } from '../../sandbox/types';
+
+const ROOT = join(__dirname, '../..');
+
+const RESOURCE_NAMES = new Map(
+	((nodeProperties.find((property) => property.name === 'resource')?.options ?? []) as INodePropertyOptions[]).map((option) => [option.name, String(option.value)]),
+);
+
+const nameOf = (operation: Operation) => `${operation.name} (${operation.resource}:${operation.value})`;
+
+/** The request line an operation sends with a dialect, as the sandbox writes its paths. */
+function requestOf(operation: Operation, dialect: DialectName): { method: string; path: string } {
+	const route = typeof operation.path === 'function' ? operation.path(dialectOf(dialect)) : operation.path;
+	return { method: operation.method ?? 'POST', path: operation.scope === 'server' ? route : `${route}/{instance}` };
+}
+
+function missingSandboxRoutes(operations: readonly Operation[]): string[] {
+	const missing: string[] = [];
+	for (const operation of operations) {
+		for (const dialect of operation.v2Only ? (['v2'] as const) : (['documented', 'v2'] as const)) {
+			const { method, path } = requestOf(operation, dialect);
+			if (!SANDBOX_ROUTES.some((route) => route.method === method && route.path[dialect] === path)) {
+				missing.push(`${nameOf(operation)}: no sandbox route ${method} ${path} for the ${dialect} dialect (add an entry to sandbox/routes/)`);
+			}
+		}
+	}
+	return missing;
+}
+
+/** The operation names of each resource's tables in the README's action node section. */
+function readmeRows(): Map<string, Set<string>> {
+	const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+	const start = readme.indexOf('\n## Messaging Instance (action node)');
+	const end = readme.indexOf('\n## ', start + 1);
+	const rows = new Map<string, Set<string>>();
+	let resource: string | undefined;
+	for (const line of readme.slice(start, end).split('\n')) {
+		const heading = /^### ([^(]+?)\s*(\(.*\))?$/.exec(line);
+		if (heading) resource = RESOURCE_NAMES.get(heading[1]);
+		const row = /^\| ([^|]+?) \|/.exec(line);
+		if (resource && row && row[1] !== 'operation' && !row[1].startsWith('---')) {
+			if (!rows.has(resource)) rows.set(resource, new Set());
+			// A row may list operations that share a route: "Add to Chat / Remove From Chat".
+			for (const name of row[1].split(' / ')) rows.get(resource)?.add(name);
+		}
+	}
+	return rows;
+}
+
+function missingReadmeRows(operations: readonly Operation[]): string[] {
+	const rows = readmeRows();
+	return operations
+		.filter((operation) => !rows.get(operation.resource)?.has(operation.name))
+		.map((operation) => `${nameOf(operation)}: no row "| ${operation.name} |" in the README's tables under its resource's heading`);
+}
+
+/** The operations the end-to-end tier runs: every `resource: '…', operation: '…'` of e2e/. */
+function e2eOperations(): Set<string> {
+	const folder = join(ROOT, 'e2e');
+	const found = new Set<string>();
+	for (const file of readdirSync(folder).filter((name) => name.endsWith('.ts'))) {
+		const source = readFileSync(join(folder, file), 'utf8');
+		for (const match of source.matchAll(/resource: '(\w+)',\s*operation: '(\w+)'/g)) found.add(`${match[1]}:${match[2]}`);
+	}
+	return found;
+}
+
+function missingE2eCases(operations: readonly Operation[]): string[] {
+	const run = e2eOperations();
+	return operations
+		.filter((operation) => !run.has(`${operation.resource}:${operation.value}`))
+		.map((operation) => `${nameOf(operation)}: no end-to-end case (add it to e2e/v2.ts V2_OPERATIONS, or e2e/workflows.ts for the documented dialect)`);
+}
+
+/** The sandbox names its dialects itself (it never imports nodes/); the type check holds the two names as one set. */
+const SAME_DIALECT_NAMES: [DialectName, SandboxDialect] extends [SandboxDialect, DialectName] ? true : false = true;
+
+describe('every operation of the registry is served, documented and run end to end', () => {
+	test('node and sandbox know the same dialect names', () => {
+		expect(SAME_DIALECT_NAMES).toBe(true);
+		const served = new Set(SANDBOX_ROUTES.flatMap((route) => Object.keys(route.path)));
+		expect([...served].sort()).toEqual(['documented', 'v2']);
+		expect(dialectOf('documented').name).toBe('documented');
+		expect(dialectOf('v2').name).toBe('v2');
+	});
+
+	test('the README has a row for each resource heading it uses', () => {
+		expect([...readmeRows().keys()].sort()).toEqual([...new Set(OPERATIONS.map((operation) => operation.resource))].sort());
+	});
+
+	test('each operation has a sandbox route for each dialect it serves', () => {
+		expect(missingSandboxRoutes(OPERATIONS)).toEqual([]);
+	});
+
+	test('each operation has a row in the README', () => {
+		expect(missingReadmeRows(OPERATIONS)).toEqual([]);
+	});
+
+	test('each operation has an end-to-end case', () => {
+		expect(missingE2eCases(OPERATIONS)).toEqual([]);
+	});
+
+	test('an operation missing everywhere is named with each missing piece', () => {
+		const stray: Operation = {
+			resource: 'chat',
+			value: 'contractProbe',
+			name: 'Contract Probe',
+			action: 'Probe',
+			description: 'Not registered',
+			properties: [],
+			method: 'GET',
+			path: '/chat/contractProbe',
+		};
+		expect([...missingSandboxRoutes([stray]), ...missingReadmeRows([stray]), ...missingE2eCases([stray])]).toEqual([
+			'Contract Probe (chat:contractProbe): no sandbox route GET /chat/contractProbe/{instance} for the documented dialect (add an entry to sandbox/routes/)',
+			'Contract Probe (chat:contractProbe): no sandbox route GET /chat/contractProbe/{instance} for the v2 dialect (add an entry to sandbox/routes/)',
+			'Contract Probe (chat:contractProbe): no row "| Contract Probe |" in the README\'s tables under its resource\'s heading',
+			'Contract Probe (chat:contractProbe): no end-to-end case (add it to e2e/v2.ts V2_OPERATIONS, or e2e/workflows.ts for the documented dialect)',
+		]);
+	});
+});
