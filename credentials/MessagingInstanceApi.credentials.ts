@@ -10,6 +10,7 @@ import type {
 import { BASE_URL_EXPRESSION } from '../nodes/shared/baseUrl';
 import { requestTimeoutMs } from '../nodes/shared/deadline';
 import { CHECK_NUMBERS_PATH, ROUTES } from '../nodes/shared/routes';
+import { serverVersionProperty } from '../nodes/shared/serverVersion';
 
 /**
  * The test reaches a real route and changes nothing. A v2 server lists its instances for the
@@ -85,6 +86,7 @@ export class MessagingInstanceApi implements ICredentialType {
 			],
 			description: 'Which dialect of the interface the server speaks. Real v2 servers need "Server v2.x".',
 		},
+		serverVersionProperty,
 		{
 			displayName: 'Request Timeout (Seconds)',
 			name: 'timeout',

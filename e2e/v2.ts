@@ -279,6 +279,8 @@ const GROUP = '120363000000000077@g.us';
 const LEFT_GROUP = '120363000000000078@g.us';
 const inGroup = (value: string) => ({ __rl: true, mode: 'list', value });
 const KEY = { remoteJid: '5511933330000@s.whatsapp.net', messageId: '3AE2EKEY0001', fromMe: false };
+/** A poll sent before the workflow runs (2.4 takes the id a client chooses), for Get Poll Votes. */
+const E2E_POLL_ID = '3AE2EPOLL001';
 
 export const V2_OPERATIONS: V2Op[] = [
 	{ node: 'Mark as Read', parameters: { resource: 'message', operation: 'markAsRead', ...KEY }, method: 'POST', path: '/chat/markMessageAsRead/demo', body: { readMessages: [{ remoteJid: KEY.remoteJid, fromMe: false, id: KEY.messageId }] } },
@@ -315,6 +317,18 @@ export const V2_OPERATIONS: V2Op[] = [
 	{ node: 'Restart', parameters: { resource: 'instance', operation: 'restart', instance: picked('spare1') }, method: 'POST', path: '/instance/restart/spare1' },
 	{ node: 'Log Out', parameters: { resource: 'instance', operation: 'logout', instance: picked('spare2') }, method: 'DELETE', path: '/instance/logout/spare2' },
 	{ node: 'Delete Instance', parameters: { resource: 'instance', operation: 'delete', instance: picked('spare3') }, method: 'DELETE', path: '/instance/delete/spare3' },
+	// Routes of Evolution API 2.4 (the credential detects the version; the sandbox serves them).
+	{
+		node: 'Carousel',
+		parameters: { resource: 'message', operation: 'sendCarousel', number: '5511933330000', body: 'Menu', cards: { card: [{ body: 'Pizza', imageUrl: 'https://files.example.com/p.jpg', buttons: { button: [{ type: 'url', displayText: 'See', url: 'https://example.com/pizza' }] } }] } },
+		method: 'POST',
+		path: '/message/sendCarousel/demo',
+		body: { number: '5511933330000', body: 'Menu', cards: [{ body: 'Pizza', imageUrl: 'https://files.example.com/p.jpg', buttons: [{ type: 'url', displayText: 'See', url: 'https://example.com/pizza' }] }] },
+	},
+	{ node: 'Played', parameters: { resource: 'message', operation: 'markAsPlayed', ...KEY }, method: 'POST', path: '/chat/markMessageAsPlayed/demo', body: { playedMessages: [{ remoteJid: KEY.remoteJid, fromMe: false, id: KEY.messageId }] } },
+	{ node: 'Poll Votes', parameters: { resource: 'message', operation: 'getPollVotes', remoteJid: KEY.remoteJid, messageId: E2E_POLL_ID }, method: 'POST', path: '/chat/getPollVote/demo', body: { message: { key: { id: E2E_POLL_ID } }, remoteJid: KEY.remoteJid } },
+	{ node: 'Channels', parameters: { resource: 'chat', operation: 'getManyChannels', limit: 5 }, method: 'POST', path: '/chat/findChannels/demo', body: { page: 1, limit: 5 } },
+	{ node: 'Member Add Mode', parameters: { resource: 'group', operation: 'updateMemberAddMode', groupJid: inGroup(GROUP), mode: 'admin_add' }, method: 'POST', path: '/group/updateMemberAddMode/demo', query: { groupJid: GROUP }, body: { mode: 'admin_add' } },
 ];
 
 export function everyV2Workflow(credId: string): WorkflowSpec {
@@ -331,6 +345,12 @@ export async function everyV2Checks(tools: E2eTools, sandbox: Sandbox, id: strin
 	sandbox.addGroup('demo', { id: GROUP, subject: 'E2E', participants: ['5511988880000'] });
 	sandbox.addGroup('demo', { id: LEFT_GROUP, subject: 'To leave', participants: ['5511988880000'] });
 	await sandbox.injectMessage('demo', { from: '5511933330000', id: KEY.messageId, text: 'a message to act on', pushName: 'Bea' });
+	const poll = await fetch(`${sandbox.url}/message/sendPoll/demo`, {
+		method: 'POST',
+		headers: { apikey: sandbox.apiKey, 'content-type': 'application/json' },
+		body: JSON.stringify({ number: '5511933330000', name: 'Which day?', selectableCount: 1, values: ['Mon', 'Fri'], messageId: E2E_POLL_ID }),
+	});
+	assert.equal(poll.status, 201, 'the poll for Get Poll Votes was not sent');
 	sandbox.clearRequests();
 	const result = await executeWorkflow(tools.userFolder, id, tools.version);
 	const ok = await tools.check('(k) every other v2 operation runs in one workflow (exit 0)', () => ran(result));

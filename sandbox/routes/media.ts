@@ -154,6 +154,8 @@ export const mediaRoutes: RouteDef[] = [
 					selectableOptionsCount: body.selectableCount,
 				},
 			});
+			// 2.4 makes a `messageId` the client chose the poll's key.id.
+			if (typeof body.messageId === 'string' && body.messageId !== '') result.key.id = body.messageId;
 			return sent(ctx, 'poll', `📊 ${body.name}\n${(body.values as string[]).map((v) => `○ ${v}`).join('\n')}`, result);
 		},
 	},
