@@ -10,6 +10,7 @@ import type {
 import { BASE_URL_EXPRESSION } from '../nodes/shared/baseUrl';
 import { requestTimeoutMs } from '../nodes/shared/deadline';
 import { CHECK_NUMBERS_PATH, ROUTES } from '../nodes/shared/routes';
+import { LICENCE_TEST_MESSAGE } from '../nodes/shared/licence';
 import { serverVersionProperty } from '../nodes/shared/serverVersion';
 
 /**
@@ -151,6 +152,7 @@ export class MessagingInstanceApi implements ICredentialType {
 					message: 'The server is rate limiting requests (429). The key was not checked: try again in a minute.',
 				},
 			},
+			{ type: 'responseCode', properties: { value: 503, message: LICENCE_TEST_MESSAGE } },
 			{
 				type: 'responseCode',
 				properties: {

@@ -33,3 +33,10 @@ export function licenceGate(status: number | undefined, body: unknown): LicenceG
 		description: `To activate the server, ${open}, or set a valid licensing key as AUTHENTICATION_API_KEY in the server's environment and restart it. Nothing was sent.`,
 	};
 }
+
+/**
+ * The credential test's words for a 503. Its rules are static texts, so they cannot quote the
+ * register address the server sends; that address is the server's own `/manager/login`.
+ */
+export const LICENCE_TEST_MESSAGE =
+	"The server answered 503 (unavailable). An Evolution API 2.4 server answers so until it is activated (LICENSE_REQUIRED): open the server's /manager/login page (the Base URL followed by /manager/login) to activate it, or set a valid licensing key as AUTHENTICATION_API_KEY in the server's environment and restart it. Otherwise the server is down or overloaded: try again later.";
