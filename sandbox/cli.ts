@@ -2,6 +2,7 @@
  * Sandbox command line.
  *
  *   tsx sandbox/cli.ts [--port 8080] [--host 127.0.0.1] [--dialect documented|v2] [--api-key KEY]
+ *                      [--server-version 2.3.6|2.3.7|2.4.0] [--unlicensed]
  *                      [--instance demo[:TOKEN]]... [--quiet]
  *       starts a sandbox server and keeps it running until SIGINT/SIGTERM. Port 8080 and a
  *       random API key by default; `npm start` runs its own sandbox (8181, DEV_SANDBOX_PORT,
@@ -25,6 +26,7 @@ import { readFileSync } from 'fs';
 import { basename, extname } from 'path';
 import { startSandbox, Dialect } from './server';
 import { TINY_PNG_BASE64 } from './messages';
+import { DEFAULT_SERVER_VERSION, SERVER_VERSIONS, ServerVersion, isServerVersion } from './versions';
 
 interface Parsed {
 	positional: string[];
@@ -191,6 +193,8 @@ async function scan(p: Parsed): Promise<void> {
 async function serve(p: Parsed): Promise<void> {
 	const dialect = one(p, 'dialect', 'documented');
 	if (dialect !== 'documented' && dialect !== 'v2') fail('--dialect must be documented or v2');
+	const version = one(p, 'server-version', DEFAULT_SERVER_VERSION);
+	if (!isServerVersion(version)) fail(`--server-version must be one of ${SERVER_VERSIONS.join(', ')}`);
 	const port = Number(one(p, 'port', '8080'));
 	if (!Number.isInteger(port) || port < 0 || port > 65535) fail('--port must be a port number');
 	const instances = (p.flags.get('instance') ?? ['demo']).map((spec) => {
@@ -203,13 +207,15 @@ async function serve(p: Parsed): Promise<void> {
 		port,
 		host: one(p, 'host', '127.0.0.1'),
 		dialect: dialect as Dialect,
+		version: version as ServerVersion,
+		licensed: !p.flags.has('unlicensed'),
 		apiKey: one(p, 'api-key'),
 		instances,
 		maxDelayMs: 3000,
 		log: quiet ? undefined : (line) => process.stdout.write(`[${new Date().toISOString().slice(11, 19)}] ${line}\n`),
 	});
 	const lines = [
-		`Sandbox messaging server (${sb.dialect} dialect) listening on ${sb.url}`,
+		`Sandbox messaging server (${sb.dialect} dialect, Evolution API ${sb.version}${sb.licensed ? '' : ', not activated'}) listening on ${sb.url}`,
 		`  API key:   ${sb.apiKey}`,
 		...instances.map((i) => `  instance:  ${i.name} (own token ${sb.instanceToken(i.name)})`),
 		`  chat page: ${sb.url}/chat`,

@@ -146,6 +146,7 @@ export async function control(
 				fromMe: b.fromMe === true,
 				id: typeof b.id === 'string' ? b.id : undefined,
 				group: typeof b.group === 'string' ? b.group : undefined,
+				lid: typeof b.lid === 'string' ? b.lid : undefined,
 				media: isObject(b.media) ? (b.media as unknown as IncomingMessage['media']) : undefined,
 			});
 			const entry = sb.chat[before] ?? null;

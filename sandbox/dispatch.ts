@@ -7,10 +7,12 @@ import { validate } from './validate';
 import { UNAUTHORIZED, badRequest, errorBody, notFound, sameSecret } from './http';
 import { hasAccount, numberCheck } from './messages';
 import type { MediaStore } from './media';
+import { ServerVersion, atLeast } from './versions';
 
 /** What the dispatcher needs of the running sandbox. */
 export interface DispatchHost {
 	readonly dialect: Dialect;
+	readonly version: ServerVersion;
 	readonly apiKey: string;
 	readonly maxDelayMs: number;
 	instance(name: string): Instance | undefined;
@@ -41,7 +43,7 @@ export function createDispatcher(routes: readonly RouteDef[], host: DispatchHost
 	const table: Compiled[] = [];
 	for (const def of routes) {
 		const template = def.path[host.dialect];
-		if (template !== undefined) table.push(compile(def, template));
+		if (template !== undefined && (!def.since || atLeast(host.version, def.since))) table.push(compile(def, template));
 	}
 
 	return async (record) => {
@@ -112,6 +114,7 @@ export function createDispatcher(routes: readonly RouteDef[], host: DispatchHost
 		const ctx: RouteContext = {
 			dialect: host.dialect,
 			v2: host.dialect === 'v2',
+			version: host.version,
 			inst: current,
 			body,
 			query: record.query,
