@@ -36,8 +36,8 @@ const FILES = [
 
 const start = { id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
 
-function action(credId: string, name: string, parameters: Record<string, unknown>, position: [number, number]) {
-	return { id: name.replace(/\W/g, ''), name, type: ACTION_TYPE, typeVersion: 2, position, credentials: credentialRef(credId, 'Sandbox v2'), parameters };
+function action(credId: string, name: string, parameters: Record<string, unknown>, position: [number, number], credentialName = 'Sandbox v2') {
+	return { id: name.replace(/\W/g, ''), name, type: ACTION_TYPE, typeVersion: 2, position, credentials: credentialRef(credId, credentialName), parameters };
 }
 
 const picked = (value: string) => ({ __rl: true, mode: 'list', value });
@@ -148,7 +148,9 @@ function downloadWorkflow(credId: string): WorkflowSpec {
 
 export interface V2Run {
 	sandbox: Sandbox;
-	ids: Record<'media' | 'onboarding' | 'state' | 'group' | 'history' | 'download' | 'every', string>;
+	/** A second v2 sandbox playing Evolution API 2.4 (licensed), for the operations only 2.4 serves; closed by its checks. */
+	sandbox24: Sandbox;
+	ids: Record<'media' | 'onboarding' | 'state' | 'group' | 'history' | 'download' | 'every' | 'every24', string>;
 }
 
 /** Starts the v2 sandbox and imports the credential and workflows (before n8n serves). */
@@ -160,7 +162,14 @@ export async function setUpV2(tools: E2eTools): Promise<V2Run> {
 		type: 'messagingInstanceApi',
 		data: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, dialect: 'v2' },
 	});
-	const [media, onboarding, state, group, history, download, every] = await importWorkflows(tools.userFolder, [
+	const sandbox24 = await startSandbox({ dialect: 'v2', version: '2.4.0', instances: [{ name: 'demo' }] });
+	// No Server Version in the credential: the node detects 2.4 from the server's GET /.
+	const credId24 = await importCredential(tools.userFolder, {
+		name: V24_CREDENTIAL,
+		type: 'messagingInstanceApi',
+		data: { baseUrl: sandbox24.url, apiKey: sandbox24.apiKey, dialect: 'v2' },
+	});
+	const [media, onboarding, state, group, history, download, every, every24] = await importWorkflows(tools.userFolder, [
 		mediaWorkflow(credId),
 		onboardingWorkflow(credId),
 		stateWorkflow(credId),
@@ -168,8 +177,9 @@ export async function setUpV2(tools: E2eTools): Promise<V2Run> {
 		historyWorkflow(credId),
 		downloadWorkflow(credId),
 		everyV2Workflow(credId),
+		everyV24Workflow(credId24),
 	]);
-	return { sandbox, ids: { media, onboarding, state, group, history, download, every } };
+	return { sandbox, sandbox24, ids: { media, onboarding, state, group, history, download, every, every24 } };
 }
 
 function ran(result: { ok: boolean; code: number | null; stdout: string; data?: any }): void {
@@ -232,6 +242,7 @@ export async function v2CliChecks(tools: E2eTools, run: V2Run): Promise<void> {
 	});
 
 	await everyV2Checks(tools, sandbox, run.ids.every);
+	await everyV24Checks(tools, run.sandbox24, run.ids.every24);
 
 	await tools.check('(i) history: Get Many with Return All reads every page of the chat (120 messages)', async () => {
 		for (let n = 0; n < 120; n++) await sandbox.injectMessage('demo', { from: '5511966660000', text: `history ${n}` });
@@ -317,7 +328,12 @@ export const V2_OPERATIONS: V2Op[] = [
 	{ node: 'Restart', parameters: { resource: 'instance', operation: 'restart', instance: picked('spare1') }, method: 'POST', path: '/instance/restart/spare1' },
 	{ node: 'Log Out', parameters: { resource: 'instance', operation: 'logout', instance: picked('spare2') }, method: 'DELETE', path: '/instance/logout/spare2' },
 	{ node: 'Delete Instance', parameters: { resource: 'instance', operation: 'delete', instance: picked('spare3') }, method: 'DELETE', path: '/instance/delete/spare3' },
-	// Routes of Evolution API 2.4 (the credential detects the version; the sandbox serves them).
+];
+
+const V24_CREDENTIAL = 'Sandbox 2.4';
+
+/** The operations of Evolution API 2.4, run against a sandbox playing 2.4 (a 2.3.x one answers their routes 404). */
+export const V24_OPERATIONS: V2Op[] = [
 	{
 		node: 'Carousel',
 		parameters: { resource: 'message', operation: 'sendCarousel', number: '5511933330000', body: 'Menu', cards: { card: [{ body: 'Pizza', imageUrl: 'https://files.example.com/p.jpg', buttons: { button: [{ type: 'url', displayText: 'See', url: 'https://example.com/pizza' }] } }] } },
@@ -330,6 +346,14 @@ export const V2_OPERATIONS: V2Op[] = [
 	{ node: 'Channels', parameters: { resource: 'chat', operation: 'getManyChannels', limit: 5 }, method: 'POST', path: '/chat/findChannels/demo', body: { page: 1, limit: 5 } },
 	{ node: 'Member Add Mode', parameters: { resource: 'group', operation: 'updateMemberAddMode', groupJid: inGroup(GROUP), mode: 'admin_add' }, method: 'POST', path: '/group/updateMemberAddMode/demo', query: { groupJid: GROUP }, body: { mode: 'admin_add' } },
 ];
+
+export function everyV24Workflow(credId: string): WorkflowSpec {
+	return {
+		name: 'e2e v2: the operations of Evolution API 2.4',
+		nodes: [start, ...V24_OPERATIONS.map((op, i) => action(credId, op.node, { instance: picked('demo'), ...op.parameters }, [300, i * 100], V24_CREDENTIAL))],
+		connections: { Start: { main: [V24_OPERATIONS.map((op) => ({ node: op.node, type: 'main', index: 0 }))] } },
+	};
+}
 
 export function everyV2Workflow(credId: string): WorkflowSpec {
 	return {
@@ -345,20 +369,38 @@ export async function everyV2Checks(tools: E2eTools, sandbox: Sandbox, id: strin
 	sandbox.addGroup('demo', { id: GROUP, subject: 'E2E', participants: ['5511988880000'] });
 	sandbox.addGroup('demo', { id: LEFT_GROUP, subject: 'To leave', participants: ['5511988880000'] });
 	await sandbox.injectMessage('demo', { from: '5511933330000', id: KEY.messageId, text: 'a message to act on', pushName: 'Bea' });
-	const poll = await fetch(`${sandbox.url}/message/sendPoll/demo`, {
-		method: 'POST',
-		headers: { apikey: sandbox.apiKey, 'content-type': 'application/json' },
-		body: JSON.stringify({ number: '5511933330000', name: 'Which day?', selectableCount: 1, values: ['Mon', 'Fri'], messageId: E2E_POLL_ID }),
-	});
-	assert.equal(poll.status, 201, 'the poll for Get Poll Votes was not sent');
 	sandbox.clearRequests();
 	const result = await executeWorkflow(tools.userFolder, id, tools.version);
 	const ok = await tools.check('(k) every other v2 operation runs in one workflow (exit 0)', () => ran(result));
-	const outputs = nodeOutputs(result.data);
-	for (const op of V2_OPERATIONS) {
-		await tools.check(`(k) ${op.node}: ${op.method} ${op.path} as the real server reads it`, () => {
+	await checkRequests(tools, sandbox, V2_OPERATIONS, '(k)', ok, nodeOutputs(result.data));
+}
+
+/** Runs the 2.4 fan-out against the 2.4 sandbox (after a poll for Get Poll Votes), checks it, then closes that sandbox. */
+export async function everyV24Checks(tools: E2eTools, sandbox: Sandbox, id: string): Promise<void> {
+	try {
+		sandbox.addGroup('demo', { id: GROUP, subject: 'E2E', participants: ['5511988880000'] });
+		await sandbox.injectMessage('demo', { from: '5511933330000', id: KEY.messageId, text: 'a voice note to mark played', pushName: 'Bea' });
+		const poll = await fetch(`${sandbox.url}/message/sendPoll/demo`, {
+			method: 'POST',
+			headers: { apikey: sandbox.apiKey, 'content-type': 'application/json' },
+			body: JSON.stringify({ number: '5511933330000', name: 'Which day?', selectableCount: 1, values: ['Mon', 'Fri'], messageId: E2E_POLL_ID }),
+		});
+		assert.equal(poll.status, 201, 'the poll for Get Poll Votes was not sent');
+		sandbox.clearRequests();
+		const result = await executeWorkflow(tools.userFolder, id, tools.version);
+		const ok = await tools.check('(l) the operations of Evolution API 2.4 run in one workflow against a 2.4 server (exit 0)', () => ran(result));
+		await checkRequests(tools, sandbox, V24_OPERATIONS, '(l)', ok, nodeOutputs(result.data));
+	} finally {
+		await sandbox.close().catch(() => undefined);
+	}
+}
+
+/** Each operation's one request as the real server reads it, and an output item; no secret in any output. */
+async function checkRequests(tools: E2eTools, sandbox: Sandbox, operations: V2Op[], tag: string, ok: boolean, outputs: Record<string, any[]>): Promise<void> {
+	for (const op of operations) {
+		await tools.check(`${tag} ${op.node}: ${op.method} ${op.path} as the real server reads it`, () => {
 			// Operations on one route (Label Chat, Unlabel Chat) each make one request, in node order.
-			const onRoute = V2_OPERATIONS.filter((other) => other.path === op.path && other.method === op.method);
+			const onRoute = operations.filter((other) => other.path === op.path && other.method === op.method);
 			const requests = (sandbox.requests as any[]).filter((request) => request.path === op.path && request.method === op.method);
 			assert.equal(requests.length, onRoute.length, `${requests.length} requests`);
 			const request = requests[onRoute.indexOf(op)];
@@ -368,7 +410,7 @@ export async function everyV2Checks(tools: E2eTools, sandbox: Sandbox, id: strin
 			if (ok) assert.ok((outputs[op.node] ?? []).length >= 1, 'no output item');
 		});
 	}
-	await tools.check('(k) outputs carry no token or API key', () => {
+	await tools.check(`${tag} outputs carry no token or API key`, () => {
 		const text = JSON.stringify(outputs);
 		assert.ok(!text.includes(sandbox.apiKey), 'API key in an output');
 		assert.ok(!text.includes(sandbox.instanceToken('demo')), 'instance token in an output');

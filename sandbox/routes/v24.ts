@@ -1,6 +1,6 @@
 /**
- * Routes Evolution API 2.4 added (schemas and answers as at tag 2.4.0-rc2). The sandbox serves
- * them to every v2 client; a server of 2.3.x would answer 404.
+ * Routes Evolution API 2.4 added (schemas and answers as at tag 2.4.0-rc2); a sandbox playing
+ * 2.3.x answers them 404, as those releases do.
  */
 import { messageResult, toJid } from '../messages';
 import { sendBody, str } from '../schemas';
@@ -40,6 +40,7 @@ export const v24Routes: RouteDef[] = [
 	{
 		method: 'POST',
 		path: { v2: '/message/sendCarousel/{instance}' },
+		since: '2.4.0',
 		schema: { v2: sendBody({ body: nonEmpty, cards: { type: 'array', minItems: 1, maxItems: 10, items: carouselCard } }, ['body', 'cards']) },
 		needsAccount: true,
 		delayOf: (body) => body.delay,
@@ -53,6 +54,7 @@ export const v24Routes: RouteDef[] = [
 	{
 		method: 'POST',
 		path: { v2: '/chat/markMessageAsPlayed/{instance}' },
+		since: '2.4.0',
 		schema: { v2: { type: 'object', properties: { playedMessages: { type: 'array', minItems: 1, uniqueItems: true, items: playedKey } }, required: ['playedMessages'] } },
 		reply: (ctx) => {
 			for (const key of ctx.body.playedMessages as Array<{ id: string; remoteJid: string }>) {
@@ -65,6 +67,7 @@ export const v24Routes: RouteDef[] = [
 	{
 		method: 'POST',
 		path: { v2: '/chat/getPollVote/{instance}' },
+		since: '2.4.0',
 		schema: {
 			v2: {
 				type: 'object',
@@ -85,6 +88,7 @@ export const v24Routes: RouteDef[] = [
 	{
 		method: 'POST',
 		path: { v2: '/chat/findChannels/{instance}' },
+		since: '2.4.0',
 		reply: (ctx) => {
 			const page = Number(ctx.body.page ?? 1);
 			const limit = Number(ctx.body.limit ?? 50);
@@ -97,10 +101,13 @@ export const v24Routes: RouteDef[] = [
 			return { status: 200, body: { total: all.length, pages: Math.ceil(all.length / limit), currentPage: page, limit, records } };
 		},
 	},
-	route(
-		'POST',
-		'updateMemberAddMode',
-		(_group, { body }) => ({ status: 201, body: { update: 'success', mode: body.mode } }),
-		{ type: 'object', properties: { groupJid: str, mode: { type: 'string', enum: ['admin_add', 'all_member_add'] } }, required: ['mode'] },
-	),
+	{
+		...route(
+			'POST',
+			'updateMemberAddMode',
+			(_group, { body }) => ({ status: 201, body: { update: 'success', mode: body.mode } }),
+			{ type: 'object', properties: { groupJid: str, mode: { type: 'string', enum: ['admin_add', 'all_member_add'] } }, required: ['mode'] },
+		),
+		since: '2.4.0',
+	},
 ];

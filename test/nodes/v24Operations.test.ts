@@ -1,14 +1,29 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { startSandbox, type Sandbox } from '../../sandbox/server';
+import type { ServerVersion } from '../../sandbox/versions';
+import { testCredential } from '../harness/credentialTest';
 import { run, sent, useSandbox } from './helpers';
 
 /**
  * The operations of Evolution API 2.4 and the fields added to older ones, against the sandbox
- * (the credential says 2.4.x, so no version is asked): the exact request of each, as the
- * 2.4.0-rc2 schemas read it, what came back, and the checks that stop an item before sending.
+ * playing a release: the exact request of each, as the 2.4.0-rc2 schemas read it, what came
+ * back, and the checks that stop an item before sending. The credential leaves Server Version
+ * at Detect Automatically unless a test says otherwise: the node asks the sandbox's `GET /`.
  */
 
-const ON_2_4 = { credentials: { serverVersion: '2.4.0' } };
+const ON_2_4 = {};
+
+/** A v2 sandbox playing this release for the enclosing describe block. */
+function useRelease(version: ServerVersion, licensed = true): { readonly current: Sandbox } {
+	const holder = {} as { current: Sandbox };
+	beforeAll(async () => {
+		holder.current = await startSandbox({ dialect: 'v2', version, licensed, instances: [{ name: 'demo', token: 'demo-token' }] });
+	});
+	afterAll(async () => await holder.current.close());
+	beforeEach(() => holder.current.clearRequests());
+	return holder;
+}
 const GROUP = '120363000000000001@g.us';
 const picked = (value: string) => ({ __rl: true, mode: 'list', value });
 const CHAT = '5511988880000@s.whatsapp.net';
@@ -16,7 +31,7 @@ const CHAT = '5511988880000@s.whatsapp.net';
 const button = (type: string, fields: IDataObject) => ({ type, displayText: `${type} it`, ...fields });
 
 describe('2.4 operations send what the 2.4 server reads', () => {
-	const sandbox = useSandbox('v2');
+	const sandbox = useRelease('2.4.0');
 	beforeAll(() => sandbox.current.addGroup('demo', { id: GROUP, subject: 'Team', participants: ['5511988880000'] }));
 
 	test('Send Carousel: cards with each button type, options after the cards', async () => {
@@ -202,7 +217,7 @@ describe('fields added to older operations', () => {
 });
 
 describe('checks before sending, naming field and item', () => {
-	const sandbox = useSandbox('v2');
+	const sandbox = useRelease('2.4.0');
 
 	const cases: Array<{ title: string; parameters: INodeParameters; message: string }> = [
 		{ title: 'a carousel without cards', parameters: { resource: 'message', operation: 'sendCarousel', number: '5511988880000', body: 'Menu', cards: {} }, message: '"Cards" needs at least one card [item 0]' },
@@ -262,5 +277,68 @@ describe('checks before sending, naming field and item', () => {
 		const result = await run(sandbox.current, parameters, ON_2_4);
 		expect(result.error?.message).toBe(message);
 		expect(sandbox.current.requests).toEqual([]);
+	});
+});
+
+describe('the same operations on a 2.3.x server', () => {
+	const sandbox = useRelease('2.3.7');
+
+	test.each([
+		['Send Carousel', { resource: 'message', operation: 'sendCarousel', number: '5511988880000', body: 'Menu', cards: { card: [{ body: 'Pizza', buttons: { button: [button('reply', { id: 'a' })] } }] } }],
+		['Mark as Played', { resource: 'message', operation: 'markAsPlayed', remoteJid: CHAT, messageId: '3EB0', fromMe: false }],
+		['Get Poll Votes', { resource: 'message', operation: 'getPollVotes', remoteJid: CHAT, messageId: '3EB0' }],
+		['Get Many Channels', { resource: 'chat', operation: 'getManyChannels', limit: 5 }],
+		['Update Member Add Mode', { resource: 'group', operation: 'updateMemberAddMode', groupJid: picked(GROUP), mode: 'admin_add' }],
+	] as Array<[string, INodeParameters]>)('%s is refused before sending, naming the version it needs', async (name, parameters) => {
+		const result = await run(sandbox.current, parameters);
+		expect(result.error?.message).toBe(`"Operation" ${name} needs Evolution API 2.4 or newer; the server runs 2.3.7 [item 0]`);
+		expect(sandbox.current.requests).toEqual([]);
+	});
+
+	test('with the version wrongly fixed at 2.4.x, the server\'s 404 is told as the version it needs', async () => {
+		const result = await run(sandbox.current, { resource: 'chat', operation: 'getManyChannels', limit: 5 }, { credentials: { serverVersion: '2.4.0' } });
+		expect(result.error?.message).toBe('Get Many Channels needs Evolution API 2.4 or newer: the server does not know its route (HTTP 404)');
+		// The sandbox does not read the body of a route it does not serve.
+		expect(sent(sandbox.current).map(({ method, path, status }) => ({ method, path, status }))).toEqual([{ method: 'POST', path: '/chat/findChannels/demo', status: 404 }]);
+	});
+
+	test('Set Webhook with a 2.4-only event is refused; the usual events go through', async () => {
+		const webhook = { resource: 'webhook', operation: 'set', url: 'https://n8n.example.com/webhook/x', events: ['MESSAGES_UPSERT', 'MESSAGING_HISTORY_SET'] };
+		const refused = await run(sandbox.current, webhook);
+		expect(refused.error?.message).toBe('"Events" MESSAGING_HISTORY_SET not accepted by a v2.3.7 server [item 0]');
+		expect(sandbox.current.requests).toEqual([]);
+		const accepted = await run(sandbox.current, { ...webhook, events: ['MESSAGES_UPSERT'] });
+		expect(accepted.error).toBeUndefined();
+		expect(sent(sandbox.current).map(({ path, status }) => ({ path, status }))).toEqual([{ path: '/webhook/set/demo', status: 201 }]);
+	});
+});
+
+describe('a 2.4 server that is not activated', () => {
+	const sandbox = useRelease('2.4.0', false);
+
+	test('a send fails with what is missing, the register address the server gives and how to activate', async () => {
+		const result = await run(sandbox.current, { resource: 'message', operation: 'sendText', number: '5511988880000', text: 'hi' }, { continueOnFail: true });
+		const registerUrl = (sandbox.current.requests[0].response as { register_url: string }).register_url;
+		expect(registerUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/manager\/login$/);
+		expect(result.items).toEqual([
+			{
+				json: {
+					error: 'The server is not activated: Evolution API 2.4 needs a licence before it serves any request (HTTP 503 LICENSE_REQUIRED)',
+					description: `To activate the server, open ${registerUrl} and activate it there, or set a valid licensing key as AUTHENTICATION_API_KEY in the server's environment and restart it. Nothing was sent.`,
+					httpCode: '503',
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
+		// The gate answers before the body is read.
+		expect(sent(sandbox.current).map(({ method, path, status }) => ({ method, path, status }))).toEqual([{ method: 'POST', path: '/message/sendText/demo', status: 503 }]);
+	});
+
+	test('the credential test says the same', async () => {
+		const result = await testCredential({ baseUrl: sandbox.current.url, apiKey: sandbox.current.apiKey, dialect: 'v2' });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/until it is activated \(LICENSE_REQUIRED\): open the server's \/manager\/login page/);
+		expect(result.message).toMatch(/valid licensing key as AUTHENTICATION_API_KEY/);
+		expect(sent(sandbox.current).map(({ path, status }) => ({ path, status }))).toEqual([{ path: '/instance/fetchInstances', status: 503 }]);
 	});
 });
