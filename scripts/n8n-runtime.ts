@@ -8,6 +8,7 @@
  * - pack (packRepo, installTarballIntoUserFolder): the package installed as a user installs it.
  * - cli: import:credentials, import:workflow, execute.
  * - rest: owner setup, login and a small REST client.
+ * - keeper: ends the started processes when this process dies, even by SIGKILL.
  *
  * Only Node built-ins are used, so tsx can run it on the Node 20 of a fresh checkout.
  * Facts found while writing this are in e2e/README.md.
@@ -27,6 +28,7 @@ export * from './runtime/processes';
 export * from './runtime/pack';
 export * from './runtime/cli';
 export * from './runtime/rest';
+export * from './runtime/keeper';
 
 // ---------------------------------------------------------------------------------------
 // CLI: `tsx scripts/n8n-runtime.ts ensure [version]` installs; `smoke [version]` runs a core-node workflow.

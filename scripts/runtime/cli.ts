@@ -10,7 +10,7 @@ import * as path from 'node:path';
 
 import { DEFAULT_N8N_VERSION, freePort, parseJsonTail } from './common';
 import { ensureN8n, type N8nRuntime } from './install';
-import { n8nEnv, type N8nHandle } from './processes';
+import { endWhenThisExits, n8nEnv, type N8nHandle } from './processes';
 
 type FolderOrHandle = string | N8nHandle;
 
@@ -42,6 +42,7 @@ export async function n8nCli(
 			detached: true,
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
+		const forget = endWhenThisExits(-child.pid!, 'SIGKILL');
 		let stdout = '';
 		let stderr = '';
 		child.stdout!.on('data', (c) => (stdout += c));
@@ -61,6 +62,7 @@ export async function n8nCli(
 			} catch {
 				/* none */
 			}
+			forget();
 			resolve({ code, stdout, stderr, ms: Date.now() - started });
 		});
 	});

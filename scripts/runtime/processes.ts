@@ -10,6 +10,7 @@ import * as path from 'node:path';
 
 import { DEFAULT_N8N_VERSION, freePort, majorOf, sleep } from './common';
 import { ensureN8n, runtimeEnv, type N8nRuntime } from './install';
+import { keeperForget, keeperWatch } from './keeper';
 import { installTarballIntoUserFolder } from './pack';
 
 export interface N8nOptions {
@@ -180,10 +181,13 @@ let exitHookInstalled = false;
 
 /**
  * Ends `pid` (a negative pid is a process group) with `signal` when this process exits, until
- * the returned function is called after a clean stop.
+ * the returned function is called after a clean stop: at once from an exit hook when this
+ * process exits on its own, and from the keeper (./keeper.ts) when it dies without running
+ * hooks (SIGKILL).
  */
 export function endWhenThisExits(pid: number, signal: NodeJS.Signals): () => void {
 	endOnExit.set(pid, signal);
+	keeperWatch(pid, signal);
 	if (!exitHookInstalled) {
 		exitHookInstalled = true;
 		process.on('exit', () => {
@@ -196,7 +200,10 @@ export function endWhenThisExits(pid: number, signal: NodeJS.Signals): () => voi
 			}
 		});
 	}
-	return () => endOnExit.delete(pid);
+	return () => {
+		endOnExit.delete(pid);
+		keeperForget(pid);
+	};
 }
 
 const exitPromises = new WeakMap<ChildProcess, Promise<number | null>>();
