@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import type { Account, Group, Label, QrCode } from './accounts';
-import type { ChatEntry, Instance, StoredWebhook } from './types';
+import type { ChatEntry, Instance } from './types';
 
 export const STATE_VERSION = 1;
 /** The file's size bound. */
