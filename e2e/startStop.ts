@@ -10,49 +10,10 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as net from 'node:net';
 
 import { REPO_ROOT, freePort, type RestClient } from '../scripts/n8n-runtime';
+import { portListening as listening, processGroupMembers as groupMembers, processRuns as running } from '../scripts/runtime/liveness';
 import { sleep, waitFor, type Report } from './report';
-
-/** Runs and not a zombie (an exited process nobody reaped yet). */
-function running(pid: number): boolean {
-	try {
-		const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-		return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-	} catch {
-		return false;
-	}
-}
-
-/** The processes of a process group that still run (n8n and its task runner). */
-function groupMembers(pgid: number): number[] {
-	return fs
-		.readdirSync('/proc')
-		.filter((d) => /^\d+$/.test(d))
-		.filter((d) => {
-			try {
-				const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
-				const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-				return fields[0] !== 'Z' && Number(fields[2]) === pgid;
-			} catch {
-				return false;
-			}
-		})
-		.map(Number);
-}
-
-function listening(port: number): Promise<boolean> {
-	return new Promise((resolve) => {
-		const socket = net.connect(port, '127.0.0.1');
-		socket.once('connect', () => {
-			socket.destroy();
-			resolve(true);
-		});
-		socket.once('error', () => resolve(false));
-	});
-}
 
 interface Started {
 	child: ChildProcess;

@@ -7,32 +7,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+import { portListening as listening, processRuns as running } from '../../scripts/runtime/liveness';
+
 const ROOT = path.join(__dirname, '..', '..');
-
-/** Alive and not a zombie (an exited process its new parent has not reaped yet). */
-function running(pid: number): boolean {
-	try {
-		const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-		return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-	} catch {
-		return false;
-	}
-}
-
-function listening(port: number): Promise<boolean> {
-	return new Promise((resolve) => {
-		const socket = net.connect(port, '127.0.0.1');
-		socket.once('connect', () => {
-			socket.destroy();
-			resolve(true);
-		});
-		socket.once('error', () => resolve(false));
-	});
-}
 
 // The stand-in for n8n: listens on a port, starts a grandchild in its group, prints both.
 const CHILD = `
