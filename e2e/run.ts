@@ -52,7 +52,7 @@ import { agentChecks } from './agent';
 import { REPLY_PREFIX } from '../scripts/demo-workflow';
 import { startPlayground, type Playground } from '../scripts/start';
 import { Report, sleep, waitFor } from './report';
-import { assertNewestVersions, stopChecks } from './startStop';
+import { assertNewestVersions, onboardingRecipeChecks, stopChecks } from './startStop';
 import { DEV_API_KEY } from '../scripts/start';
 
 // The sandbox is another engineer's module; typed loosely here so the e2e keeps compiling
@@ -206,6 +206,7 @@ async function restartChecks(version: string, tarball: string): Promise<void> {
 			assert.equal(group.status, 201, group.body);
 			keptGroup = JSON.parse(group.body).id;
 		});
+		await onboardingRecipeChecks(report, first.n8n, first.rest, first.state.credentialId!);
 		// Drafts and publishing are n8n 2.x: in 1.x saving an active workflow changes it live.
 		// `npm start` runs the pinned 2.x; on a 1.x run only the start-up checks apply.
 		const hasDrafts = majorOf(version) >= 2;

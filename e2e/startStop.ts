@@ -6,12 +6,14 @@
  * signal) leaves nothing behind either: the keeper ends n8n. Each time n8n's process group
  * and both ports are checked gone within a bound.
  *
- * Also the example's nodes against the versions n8n reports for the installed package.
+ * Also the example's nodes against the versions n8n reports for the installed package, and
+ * the README's onboarding recipe run twice.
  */
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 
-import { REPO_ROOT, freePort, type RestClient } from '../scripts/n8n-runtime';
+import { ACTION_TYPE, ACTION_VERSION, credentialRef } from '../scripts/demo-workflow';
+import { REPO_ROOT, executeWorkflow, freePort, nodeOutputs, type N8nHandle, type RestClient, type WorkflowSpec } from '../scripts/n8n-runtime';
 import { portListening as listening, processGroupMembers as groupMembers, processRuns as running } from '../scripts/runtime/liveness';
 import { sleep, waitFor, type Report } from './report';
 
@@ -130,4 +132,69 @@ export async function assertNewestVersions(rest: RestClient, workflowId: string)
 		assert.ok(newest.has(node.type), `n8n does not know ${node.type}`);
 		assert.equal(node.typeVersion, newest.get(node.type), `"${node.name}" (${node.type}) is version ${node.typeVersion}; the newest is ${newest.get(node.type)}`);
 	}
+}
+
+/**
+ * The README's onboarding recipe as a user builds it in the editor, run twice: Create (its
+ * Settings → On Error: Continue) → Connect with Instance By Name as an Expression naming
+ * Create's own Instance Name. The second run finds the name taken: Create outputs the
+ * server's message as an error item, and Connect still gives the QR code.
+ */
+export function onboardingRecipe(credentialId: string, instanceName: string): WorkflowSpec {
+	const credentials = credentialRef(credentialId, 'Sandbox (dev)');
+	return {
+		name: 'Onboarding recipe',
+		nodes: [
+			{ id: 'manual', name: 'When clicking Execute workflow', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'create',
+				name: 'Create Instance',
+				type: ACTION_TYPE,
+				typeVersion: ACTION_VERSION,
+				position: [220, 0],
+				credentials,
+				onError: 'continueRegularOutput',
+				parameters: { resource: 'instance', operation: 'create', instanceName, integration: 'WHATSAPP-BAILEYS', qrcode: true },
+			},
+			{
+				id: 'connect',
+				name: 'Connect',
+				type: ACTION_TYPE,
+				typeVersion: ACTION_VERSION,
+				position: [440, 0],
+				credentials,
+				parameters: { resource: 'instance', operation: 'connect', instance: { __rl: true, mode: 'name', value: "={{ $('Create Instance').params.instanceName }}" } },
+			},
+		],
+		connections: {
+			'When clicking Execute workflow': { main: [[{ node: 'Create Instance', type: 'main', index: 0 }]] },
+			'Create Instance': { main: [[{ node: 'Connect', type: 'main', index: 0 }]] },
+		},
+	};
+}
+
+export async function onboardingRecipeChecks(report: Report, n8n: N8nHandle, rest: RestClient, credentialId: string): Promise<void> {
+	const name = `onboard${Date.now().toString(36)}`;
+	let id = '';
+	const imported = await report.check('(e) the README\'s onboarding recipe saved as the editor saves it', async () => {
+		const wf = onboardingRecipe(credentialId, name);
+		const saved = await rest.call('POST', '/workflows', { ...wf, settings: { executionOrder: 'v1' }, active: false });
+		id = saved.id;
+		assert.ok(id, JSON.stringify(saved).slice(0, 500));
+	});
+	if (!imported) return;
+	await report.check('(e) onboarding recipe, first run: Create makes the instance, Connect (Instance as an Expression) gives its QR code', async () => {
+		const res = await executeWorkflow(n8n, id);
+		assert.ok(res.ok, `${res.stdout.slice(-1500)}\n${res.stderr.slice(-1500)}`);
+		const out = nodeOutputs(res.data);
+		assert.equal(out['Create Instance']?.[0]?.json?.instance?.instanceName, name, JSON.stringify(out['Create Instance']).slice(0, 500));
+		assert.match(String(out.Connect?.[0]?.json?.code), /^2@/, JSON.stringify(out.Connect).slice(0, 500));
+	});
+	await report.check('(e) onboarding recipe, second run: Create says the name is taken (and continues), Connect still gives the QR code', async () => {
+		const res = await executeWorkflow(n8n, id);
+		assert.ok(res.ok, `${res.stdout.slice(-1500)}\n${res.stderr.slice(-1500)}`);
+		const out = nodeOutputs(res.data);
+		assert.match(JSON.stringify(out['Create Instance']?.[0]?.json), /already in use/, JSON.stringify(out['Create Instance']).slice(0, 500));
+		assert.match(String(out.Connect?.[0]?.json?.code), /^2@/, JSON.stringify(out.Connect).slice(0, 500));
+	});
 }
