@@ -1,7 +1,7 @@
 /**
  * `npm start`: a local playground in one command.
  *
- *  1. makes sure the pinned n8n is installed (first run: ~3 GB, 5-7 minutes, with progress);
+ *  1. makes sure the pinned n8n is installed (first run: ~3 GB, 3-10 minutes, with progress);
  *  2. packs the package (its prepack builds it) and installs the tarball into the dev n8n's
  *     community-package folder, the way a user installs it;
  *  3. starts the sandbox server on 8181 (v2 dialect, so every operation can be tried; instance `demo`, fixed dev key);
@@ -285,7 +285,7 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
 	fs.mkdirSync(path.join(userFolder, '.n8n'), { recursive: true });
 	const logFile = path.join(userFolder, 'n8n.log');
 
-	step('n8n installed', `making sure n8n ${version} is installed (the first run downloads ~3 GB: 3-10 minutes, see the README)`);
+	step('n8n installed', `making sure n8n ${version} is installed (the first run downloads ~3 GB and compiles sqlite3: 3-10 minutes)`);
 	await ensureN8n(version);
 
 	if (opts.tarball) {

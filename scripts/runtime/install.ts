@@ -108,7 +108,8 @@ export function isInstalled(version = DEFAULT_N8N_VERSION): boolean {
 /**
  * Installs n8n@version (and Node 24 when needed) into .n8n-runtime/<version>/ unless a
  * complete install is there. An install without the marker (interrupted) is wiped and redone.
- * Takes 5-7 minutes and ~3 GB the first time; prints progress to stderr every 15 s.
+ * Takes 3-10 minutes and ~3 GB the first time (measured on a busy 2-core machine: 2 min 45 s
+ * and 8 min 50 s); prints progress to stderr every 15 s.
  */
 export async function ensureN8n(version = DEFAULT_N8N_VERSION): Promise<N8nRuntime> {
 	const rt = runtimeOf(version);
@@ -140,7 +141,7 @@ export async function ensureN8n(version = DEFAULT_N8N_VERSION): Promise<N8nRunti
 		const started = Date.now();
 		log(
 			`installing n8n@${version} and Node ${nodeVersionFor(version)} into ${rt.dir}` +
-				' (first run only: ~3 GB, about 5-7 minutes: 4-5 to download, 1-2 to build sqlite3)',
+				' (first run only: ~3 GB, 3-10 minutes: 2-6 to download, 1-4 to compile sqlite3, longer on a busy machine)',
 		);
 		const env = runtimeEnv(rt);
 		await run(
@@ -153,7 +154,7 @@ export async function ensureN8n(version = DEFAULT_N8N_VERSION): Promise<N8nRunti
 				heartbeat: () => installProgress(rt.dir),
 			},
 		);
-		log(`npm install done in ${Math.round((Date.now() - started) / 1000)}s; building native sqlite3 (1-2 minutes)`);
+		log(`npm install done in ${Math.round((Date.now() - started) / 1000)}s; compiling native sqlite3 (1-4 minutes; a progress line every 15 s)`);
 		const rebuildArgs = ['rebuild', 'sqlite3', '--foreground-scripts', '--loglevel=warn'];
 		rebuildArgs.push(`--nodedir=${path.join(rt.dir, 'node_modules', nodePackageName())}`);
 		await run(systemNpm(), rebuildArgs, {
