@@ -455,6 +455,7 @@ async function main(): Promise<void> {
 		if (stopping) {
 			// A second Ctrl-C: do not wait for n8n's graceful shutdown. The exit hook SIGKILLs it.
 			say('forced: killing n8n now');
+			keeperSaysWhenDone('[start] stopped (forced)');
 			process.exit(130);
 		}
 		stopping = true;
