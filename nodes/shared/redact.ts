@@ -132,12 +132,22 @@ function escapeRegExp(text: string): string {
 const SECRET_PARAM_PATTERN = new RegExp(`([?&#])(?:${SECRET_PARAMS})=[^&#\\s"'<>]*(&?)`, 'gi');
 const URL_PASSWORD_PATTERN = /\b([a-z][a-z0-9+.-]{0,20}:\/\/)[^\s/?#@"'<>]{1,256}@/gi;
 
-/** A text without `?secret=…`-like query parameters (the rest of the URL kept). */
+/**
+ * A text without the values of `?secret=…`-like query parameters. A text that is one URL
+ * loses the parameter (the rest of the URL kept, so it can still be used); inside other text
+ * the value reads as redacted, so the message still shows where it was.
+ */
 export function withoutSecretParams(text: string): string {
 	if (!text.includes('=')) return text;
-	return text.replace(SECRET_PARAM_PATTERN, (_match, separator: string, next: string) =>
-		separator === '&' ? next : next ? separator : '',
-	);
+	if (/^[a-z][a-z0-9+.-]{0,20}:\/\/\S*$/i.test(text)) {
+		return text.replace(SECRET_PARAM_PATTERN, (_match, separator: string, next: string) =>
+			separator === '&' ? next : next ? separator : '',
+		);
+	}
+	return text.replace(SECRET_PARAM_PATTERN, (match: string, _separator: string, next: string) => {
+		const name = match.slice(0, match.indexOf('=') + 1);
+		return `${name}${REDACTED}${next}`;
+	});
 }
 
 /** A redaction for one set of secrets; build it once and use it for many values. */
