@@ -20,7 +20,8 @@ describe('the credential test and odd input', () => {
 	test.each(['..', '.', ' .. '])('Instance %j is refused, never checked against another route', async (instance) => {
 		const result = await testCredential({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, dialect: 'documented', instance });
 		expect(result).toEqual({ status: 'Error', message: expect.stringMatching(/instance name/) });
-		// Whatever was sent stayed on the numbers check of one instance (no dot segment resolved away).
+		// One request, and it stayed on the numbers check of one instance (no dot segment resolved away).
+		expect(sandbox.requests).toHaveLength(1);
 		for (const request of sandbox.requests) {
 			expect(request.path).toMatch(/^\/chat\/messagingNumbers\/[^/]+$/);
 			expect(request.path).not.toMatch(/\/\.{1,2}$/);
