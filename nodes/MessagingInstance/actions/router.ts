@@ -34,7 +34,10 @@ function failedDespiteOk(operation: Operation, response: unknown): string | unde
 		(typeof error === 'string' && error.trim() !== '') ||
 		(error !== null && typeof error === 'object');
 	if (!failed) return undefined;
-	const messages = serverMessages(response).filter((text) => text.trim() !== '' && text !== 'true');
+	// `{ error: { message } }` carries its text one level down.
+	const answer = response as IDataObject;
+	const source = error !== null && typeof error === 'object' && answer.message === undefined && answer.response === undefined ? error : response;
+	const messages = serverMessages(source).filter((text) => text.trim() !== '' && text !== 'true');
 	return messages.length > 0 ? messages.join('; ') : 'The server reported an error';
 }
 
