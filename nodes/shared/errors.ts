@@ -1,6 +1,8 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
+import { redactText } from './redact';
+
 /**
  * The one place that turns a failed request into what the user reads. The server's own text
  * hides in `response.message` (a string, an array, or an array of arrays, or a list of
@@ -222,13 +224,15 @@ export interface FailedRequestContext {
 	deadlineMs?: number;
 	/** Set when the execution was stopped while the request was under way. */
 	cancelled?: boolean;
+	/** Secrets to take out of the server's text before it is cut (a cut secret would leave a part behind). */
+	secrets?: readonly string[];
 }
 
 export function toApiError(
 	node: INode,
 	error: unknown,
 	itemIndex: number,
-	{ instance, requestUrl, deadlineMs, cancelled }: FailedRequestContext,
+	{ instance, requestUrl, deadlineMs, cancelled, secrets = [] }: FailedRequestContext,
 ): NodeApiError {
 	const failed = unwrap(error);
 	if (failed.status === undefined && cancelled) {
@@ -267,7 +271,7 @@ export function toApiError(
 	const messages = serverMessages(failed.body);
 	let text = messages.length > 0 ? messages.join('; ') : 'The server answered with an error';
 	// A server may answer with a whole page of text: the message stays readable.
-	if (text.length > 500) text = `${text.slice(0, 500)}…`;
+	text = readableServerText(redactText(text, secrets));
 	if (failed.status >= 300 && failed.status < 400) {
 		text = `The server redirects to ${locationOf(failed.headers)}`;
 	} else if (failed.status === 429) {
@@ -285,6 +289,17 @@ export function toApiError(
 		httpCode: String(failed.status),
 		itemIndex,
 	}));
+}
+
+/** The longest server text a message shows. */
+const MAX_SERVER_TEXT = 500;
+
+/**
+ * A server's text as a message shows it: cut to MAX_SERVER_TEXT characters. Secrets must be
+ * out of it before (a cut secret would leave a part of itself that no redaction finds).
+ */
+export function readableServerText(text: string): string {
+	return text.length > MAX_SERVER_TEXT ? `${text.slice(0, MAX_SERVER_TEXT)}…` : text;
 }
 
 /** A 2xx answer that is not the JSON the interface promises (an HTML page, broken JSON). */

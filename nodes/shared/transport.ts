@@ -122,6 +122,7 @@ export async function apiRequest(
 				requestUrl: url,
 				deadlineMs: timedOut ? deadlineMs : undefined,
 				cancelled,
+				secrets,
 			}),
 			secrets,
 		);

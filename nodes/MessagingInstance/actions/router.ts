@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
-import { inputError, serverMessages } from '../../shared/errors';
+import { inputError, readableServerText, serverMessages } from '../../shared/errors';
 import { Redactor, secretsIn, secretsOfUrl } from '../../shared/redact';
 import { apiRequest, openConnection } from '../../shared/transport';
 import type { Dialect } from '../../shared/dialect';
@@ -26,7 +26,7 @@ function asItemJson(response: unknown): IDataObject {
  * Whether a 2xx answer says the request failed (`{ error: true, message }`, `{ error: "text" }`,
  * `{ error: { message } }`), and with which message of the server's.
  */
-function failedDespiteOk(operation: Operation, response: unknown): string | undefined {
+function failedDespiteOk(operation: Operation, response: unknown, redactor: Redactor): string | undefined {
 	if (!operation.errorInOkResponse || !response || typeof response !== 'object' || Array.isArray(response)) return undefined;
 	const error = (response as { error?: unknown }).error;
 	const failed =
@@ -38,7 +38,7 @@ function failedDespiteOk(operation: Operation, response: unknown): string | unde
 	const answer = response as IDataObject;
 	const source = error !== null && typeof error === 'object' && answer.message === undefined && answer.response === undefined ? error : response;
 	const messages = serverMessages(source).filter((text) => text.trim() !== '' && text !== 'true');
-	return messages.length > 0 ? messages.join('; ') : 'The server reported an error';
+	return messages.length > 0 ? readableServerText(redactor.text(messages.join('; '))) : 'The server reported an error';
 }
 
 /**
@@ -139,7 +139,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 					itemIndex,
 				);
 				learn(response);
-				const failure = failedDespiteOk(operation, response);
+				const failure = failedDespiteOk(operation, response, redactor);
 				if (failure) params.fail('Operation', `failed on the server: ${failure}`);
 				return response;
 			};
