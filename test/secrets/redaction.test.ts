@@ -145,7 +145,9 @@ describe('redaction of answers and errors (through the engine, against a hostile
 		test('a key that straddles the point where a long server text is cut leaves no part of itself', async () => {
 			for (const offset of [490, 495, 499, 500]) {
 				const result = await run(SEND_TEXT, (key) => [400, { response: { message: `${'a'.repeat(offset)}${key} tail` } }]);
-				expect(result.error?.message).toMatch(/^a+(\[redacted\]|\[red)?[^/]*…? \(HTTP 400\)$/);
+				// Redacted first, then cut: the cut may split the marker, never the key.
+				const redacted = `${'a'.repeat(offset)}[redacted] tail`;
+				expect(result.error?.message).toBe(`${redacted.length > 500 ? `${redacted.slice(0, 500)}…` : redacted} (HTTP 400)`);
 				expect(result.error?.message).not.toContain(KEY.slice(0, 6));
 			}
 		});
