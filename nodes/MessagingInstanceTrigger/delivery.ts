@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { configEventName } from '../shared/events';
 import { eventDedupeKey, messageDedupeKey } from './dedupe';
-import { withoutSecret } from './secretUrl';
+import { isSecretName, secretsIn } from '../shared/redact';
 import { cleanCopy } from './shape';
 
 /**
@@ -68,27 +68,31 @@ function str(value: unknown): string | undefined {
 	return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** The instance token the server put into the body (`apikey`), to hide wherever it appears. */
-function tokenOf(body: IDataObject): string[] {
-	const token: unknown = Object.prototype.hasOwnProperty.call(body, 'apikey') ? body.apikey : undefined;
-	return typeof token === 'string' || typeof token === 'number' ? [String(token)] : [];
+function isUrl(text: string): boolean {
+	try {
+		new URL(text);
+		return true;
+	} catch {
+		return false;
+	}
 }
 
 /** The body as a typed delivery, or the reason it is not one (answered with 400). */
 export function parseDelivery(body: unknown, secrets: readonly string[]): Parsed {
 	if (!isRecord(body)) return { ok: false, reason: EXPECTED_SHAPE };
-	const cleaned = cleanCopy(body, [...secrets, ...tokenOf(body)]);
+	// The instance token the server puts into the body (`apikey`, under any spelling) and any
+	// other value under a secret's name is hidden wherever else it appears too.
+	const cleaned = cleanCopy(body, [...secrets, ...secretsIn(body)]);
 	if (!cleaned.ok) return { ok: false, reason: `The delivery is ${cleaned.reason}` };
-	const clean = cleaned.value as IDataObject;
-	const { apikey: _token, data, ...envelope } = clean;
+	const { data, ...rest } = cleaned.value as IDataObject;
+	const envelope: IDataObject = {};
+	for (const [key, value] of Object.entries(rest)) if (!isSecretName(key)) envelope[key] = value;
 	if (typeof envelope.event !== 'string' || envelope.event.trim() === '') return { ok: false, reason: EXPECTED_SHAPE };
 	if (envelope.instance !== undefined && typeof envelope.instance !== 'string') return { ok: false, reason: EXPECTED_SHAPE };
 	if (!isRecord(data) && !Array.isArray(data)) return { ok: false, reason: EXPECTED_SHAPE };
-	if (typeof envelope.destination === 'string') {
-		const destination = withoutSecret(envelope.destination);
-		if (destination === undefined) delete envelope.destination;
-		else envelope.destination = destination;
-	}
+	// The copy already lacks the secret (also percent-encoded); the text is kept as it came,
+	// never re-encoded, and one that is not an address is left out.
+	if (typeof envelope.destination === 'string' && !isUrl(envelope.destination)) delete envelope.destination;
 	const event = envelope.event;
 	const eventName = configEventName(event);
 	const instance = typeof envelope.instance === 'string' ? envelope.instance : '';

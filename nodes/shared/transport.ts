@@ -8,12 +8,12 @@ import type {
 	ILoadOptionsFunctions,
 } from 'n8n-workflow';
 
-import { normaliseBaseUrl } from './baseUrl';
+import { baseUrlProblem, normaliseBaseUrl } from './baseUrl';
 import { dialectOf, type Dialect } from './dialect';
-import { notJsonError, toApiError } from './errors';
+import { apiKeyProblem, credentialError, notJsonError, toApiError } from './errors';
 import { MAX_TIMER_MS, requestTimeoutMs } from './deadline';
 import { jsonBody } from './jsonBody';
-import { redactError } from './redact';
+import { redactError, secretsOfUrl } from './redact';
 
 export const CREDENTIAL_TYPE = 'messagingInstanceApi';
 
@@ -92,7 +92,9 @@ export async function apiRequest(
 	const deadlineMs = Math.min(connection.timeoutMs + (request.extraWaitMs ?? 0), MAX_TIMER_MS);
 	const deadline = AbortSignal.timeout(deadlineMs);
 	const cancel = cancelSignalOf(ctx);
-	const secrets = [connection.apiKey, ...(request.secrets ?? [])];
+	const secrets = [connection.apiKey, ...secretsOfUrl(connection.baseUrl), ...(request.secrets ?? [])];
+	const problem = baseUrlProblem(connection.baseUrl) ?? apiKeyProblem(connection.apiKey);
+	if (problem) throw redactError(credentialError(ctx.getNode(), itemIndex, problem), secrets);
 	const path =
 		request.instance === undefined ? request.route : `${request.route}/${encodeURIComponent(request.instance)}`;
 	const url = `${connection.baseUrl}${path}`;
@@ -120,6 +122,7 @@ export async function apiRequest(
 				requestUrl: url,
 				deadlineMs: timedOut ? deadlineMs : undefined,
 				cancelled,
+				secrets,
 			}),
 			secrets,
 		);

@@ -26,7 +26,13 @@ export type Behaviour =
 	| 'rate-limited-until'
 	| 'echo-key-400'
 	| 'echo-key-500'
-	| 'list-of-strings';
+	| 'list-of-strings'
+	| 'drop-after-headers'
+	| 'echo-key-200-error'
+	/** An answer made from the request's API key: `(apiKey) => [status, body]`, for generated answers. */
+	| Echo;
+
+export type Echo = (apiKey: string) => [number, unknown];
 
 export interface Seen {
 	method: string;
@@ -102,6 +108,10 @@ export async function startHostileServer(): Promise<HostileServer> {
 			return;
 		}
 		const behaviour = queue.shift() ?? 'ok';
+		if (typeof behaviour === 'function') {
+			const [status, answer] = behaviour(String(req.headers.apikey ?? ''));
+			return json(res, status, answer);
+		}
 		switch (behaviour) {
 			case 'ok':
 				return json(res, 200, { key: { id: 'OK1' }, status: 'PENDING' });
@@ -153,6 +163,13 @@ export async function startHostileServer(): Promise<HostileServer> {
 					response: { message: [`key ${String(req.headers.apikey)} is not allowed here`] },
 					request: { headers: req.headers },
 				});
+			case 'drop-after-headers':
+				res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+				res.write('{"key": {"id": "partial');
+				setTimeout(() => req.socket.destroy(), 20);
+				return;
+			case 'echo-key-200-error':
+				return json(res, 200, { error: true, message: `Invalid apikey ${String(req.headers.apikey)} ${'x'.repeat(1_000_000)}` });
 			case 'echo-key-500':
 				return json(res, 500, { status: 500, error: 'Internal Server Error', response: { message: `crashed on ${String(req.headers.apikey)}` }, [String(req.headers.apikey)]: true });
 		}

@@ -73,10 +73,11 @@ export interface Operation {
 	errorInOkResponse?: boolean;
 	/** A list in pages, read with Return All / Limit: one output item per record. */
 	pagination?: Pagination;
-	/** Values of the request that are secrets (a token the user chose): redacted from its errors like the API key. */
-	secretsOf?(body: IDataObject | undefined): string[];
-	/** Names of fields, at any depth of an output record, that carry secrets (tokens, passwords, webhook headers): never output. */
-	secretFields?: string[];
+	/**
+	 * A top-level field of the answer that is the secret the user asked for (the token of a
+	 * new instance): the one field output without redaction. Everything else is redacted.
+	 */
+	outputsSecretField?: string;
 }
 
 /** The request an operation built for one item. */
