@@ -19,6 +19,12 @@ const BURST = Math.max(1, Number(process.env.QUEUE_BURST ?? 300));
 const IN_FLIGHT = 16;
 /** CPU-bound processes started beside the cluster for the burst (QUEUE_CPU_LOAD, default 1; 0 for none). */
 const CPU_LOAD = Math.max(0, Number(process.env.QUEUE_CPU_LOAD ?? 1));
+/**
+ * Deliveries whose answer the balancer loses on purpose after a webhook process took them
+ * (QUEUE_LOST_ANSWERS, default 3): the sender retries each, so a second copy runs for sure and
+ * must stop at the dedupe step.
+ */
+const LOST_ANSWERS = Math.max(0, Number(process.env.QUEUE_LOST_ANSWERS ?? 3));
 
 function attemptOk(a: DeliveryAttempt): boolean {
 	return a.status !== undefined && a.status >= 200 && a.status < 300;
@@ -50,6 +56,7 @@ async function burst(t: Tier): Promise<void> {
 		sentAt: 0,
 		delivery: undefined as RecordedDelivery | undefined,
 	}));
+	lb.loseAnswers = LOST_ANSWERS;
 	const load = Array.from({ length: CPU_LOAD }, () => startCpuLoad(t));
 	const loadCpu: number[] = [];
 	try {
@@ -75,9 +82,14 @@ async function burst(t: Tier): Promise<void> {
 		);
 		for (const line of failedAttempts) figure(`failed attempt: ${line}`);
 		const forwards = lb.forwards.slice(forwardsBefore);
-		for (const f of forwards.filter((f) => f.statuses.some((s) => typeof s !== 'number' || s >= 300))) {
-			figure(`balancer: forward to webhook process ${f.to.map((i) => 'AB'[i]).join('+')} got ${f.statuses.join(', ')} after ${f.ms} ms`);
+		for (const f of forwards.filter((f) => f.answerLost || f.statuses.some((s) => typeof s !== 'number' || s >= 300))) {
+			figure(
+				`balancer: forward to webhook process ${f.to.map((i) => 'AB'[i]).join('+')} got ${f.statuses.join(', ')} after ${f.ms} ms${f.answerLost ? ', answer lost on purpose (the sender\'s connection reset)' : ''}`,
+			);
 		}
+		const lost = forwards.filter((f) => f.answerLost);
+		assert.equal(lost.length, LOST_ANSWERS, `${lost.length} answers lost, ${LOST_ANSWERS} meant`);
+		const takenButLost = lost.filter((f) => f.statuses.every((s) => typeof s === 'number' && s >= 200 && s < 300)).length;
 		const notDelivered = messages.filter((m) => !deliveredOk(m.delivery));
 		assert.deepEqual(
 			notDelivered.slice(0, 10).map((m) => `"${m.text}": ${describeAttempts(m.delivery)}`),
@@ -104,6 +116,7 @@ async function burst(t: Tier): Promise<void> {
 		const copies = runs.length - BURST;
 		assert.ok(copies >= 0, `${runs.length} runs for ${BURST} messages`);
 		assert.ok(copies <= attempts - BURST, `${copies} runs more than messages, but only ${attempts - BURST} attempts were retries`);
+		assert.ok(copies >= takenButLost, `${copies} second copies, but ${takenButLost} deliveries were taken by n8n and their answers lost, so retried`);
 		const notOk = runs.filter((e) => e.status !== 'success');
 		assert.equal(notOk.length, 0, `runs not successful: ${JSON.stringify(notOk.slice(0, 5))}`);
 
@@ -142,7 +155,7 @@ async function burst(t: Tier): Promise<void> {
 				`a webhook process answered a delivery in p50 ${percentile(answerMs, 0.5)} ms, p90 ${percentile(answerMs, 0.9)} ms`,
 		);
 		figure(
-			`attempts: ${attempts} for ${BURST} messages (${retried} retried, ${failedAttempts.length} failed attempts), ${runs.length} runs (${copies} second copies stopped by the dedupe step)`,
+			`attempts: ${attempts} for ${BURST} messages (${retried} retried, ${failedAttempts.length} failed attempts, ${takenButLost} of them answers lost on purpose), ${runs.length} runs (${copies} second copies stopped by the dedupe step)`,
 		);
 		figure(
 			`delivery-to-reply latency: p50 ${percentile(latencies, 0.5)} ms, p90 ${percentile(latencies, 0.9)} ms, max ${latencies.at(-1)} ms; ` +
@@ -157,6 +170,6 @@ async function burst(t: Tier): Promise<void> {
 export const burstUnderCpuLoadGetsOneReplyPerMessage: NamedCheck<Tier> = {
 	name:
 		`a burst of ${BURST} distinct deliveries over both webhook processes, ${CPU_LOAD} CPU-bound process${CPU_LOAD === 1 ? '' : 'es'} beside the cluster, ` +
-		'delivered with the servers\' retry policy: every message runs past the dedupe step once and gets exactly one reply',
+		`delivered with the servers' retry policy, ${LOST_ANSWERS} answers lost after n8n took the delivery: every message runs past the dedupe step once and gets exactly one reply`,
 	run: burst,
 };
