@@ -24,6 +24,8 @@ export interface Forward {
 	ms: number;
 	/** the answer was not passed on: the sender's connection was reset (see loseAnswers) */
 	answerLost?: boolean;
+	/** the delivered message's id (`data.key.id`), to tell a retry from another message */
+	messageId?: string;
 }
 
 export interface Balancer {
@@ -57,6 +59,15 @@ function forward(agent: http.Agent, base: string, req: http.IncomingMessage, bod
 	});
 }
 
+function messageIdOf(body: Buffer): string | undefined {
+	try {
+		const id = (JSON.parse(body.toString('utf8')) as { data?: { key?: { id?: unknown } } }).data?.key?.id;
+		return typeof id === 'string' ? id : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 export async function startBalancer(backends: string[]): Promise<Balancer> {
 	const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 	let next = 0;
@@ -69,7 +80,7 @@ export async function startBalancer(backends: string[]): Promise<Balancer> {
 			const at = Date.now();
 			const route = balancer.route;
 			const to = route === 'both' ? [0, 1] : route === 'alternate' ? [next++ % 2] : [route];
-			const record: Forward = { at, path: req.url ?? '/', to, statuses: [], ms: 0 };
+			const record: Forward = { at, path: req.url ?? '/', to, statuses: [], ms: 0, messageId: messageIdOf(body) };
 			forwards.push(record);
 			const loseAnswer = balancer.loseAnswers > 0;
 			if (loseAnswer) balancer.loseAnswers--;
