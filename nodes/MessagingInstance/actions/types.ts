@@ -12,7 +12,7 @@ export interface BinaryOutput {
 	mimeTypeField?: string;
 	fileNameField?: string;
 	defaultMimeType: string;
-	/** File name when the response has none; `{id}` is replaced by `idField`'s value when given. */
+	/** File name when the response names none (no `fileNameField`, or an empty one), used as it is. */
 	defaultFileName: string;
 	/** Whether a response without the file is an error (else the item has JSON only). */
 	required: boolean;
