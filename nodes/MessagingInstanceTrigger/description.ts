@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { ALL_EVENTS } from '../shared/dialect';
 import { eventOptions } from '../shared/events';
+import { MAX_FILE_SIZE_OPTION, maxFileBytes, maxFileSizeProperty } from '../shared/files';
 
 export const DEFAULT_BINARY_PROPERTY = 'data';
 
@@ -65,6 +66,10 @@ export const triggerProperties: INodeProperties[] = [
 					'Whether simplified items keep the delivered event under "raw" (without the instance token and the webhook secret). Has no effect on the raw output format.',
 			},
 			{
+				...maxFileSizeProperty('media file taken from a delivery; a larger one is left out and the item says why'),
+				displayOptions: { show: { mediaAsBinary: [true] } },
+			},
+			{
 				displayName: 'Media as Binary',
 				name: 'mediaAsBinary',
 				type: 'boolean',
@@ -104,6 +109,8 @@ export interface TriggerOptions {
 	mediaAsBinary: boolean;
 	binaryPropertyName: string;
 	includeRaw: boolean;
+	/** The largest media file made binary, in bytes. */
+	maxFileBytes: number;
 }
 
 const OPTIONS = triggerProperties.find((property) => property.name === 'options')?.options ?? [];
@@ -134,5 +141,6 @@ export function readOptions(raw: unknown): TriggerOptions {
 		mediaAsBinary: flag(options, 'mediaAsBinary'),
 		binaryPropertyName: binaryPropertyName === '' ? DEFAULT_BINARY_PROPERTY : binaryPropertyName,
 		includeRaw: flag(options, 'includeRaw'),
+		maxFileBytes: maxFileBytes(options[MAX_FILE_SIZE_OPTION]),
 	};
 }

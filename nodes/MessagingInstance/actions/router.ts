@@ -1,11 +1,12 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
 import { inputError } from '../../shared/errors';
 import { apiRequest, openConnection } from '../../shared/transport';
 import { findOperation } from './index';
 import { ItemParameters, ParameterSource } from './parameters';
-import type { BinaryOutput, BuiltRequest, Operation } from './types';
+import { FileOutput } from './fileOutput';
+import type { BuiltRequest, Operation } from './types';
 
 /** How long the server may hold the request on purpose: `delay` at the top or in `options`. */
 function requestedWaitMs(body: IDataObject | undefined): number {
@@ -48,32 +49,6 @@ function failedDespiteOk(operation: Operation, response: unknown): string | unde
 	const answer = response as { error?: unknown; message?: unknown };
 	if (answer.error !== true) return undefined;
 	return typeof answer.message === 'string' && answer.message !== '' ? answer.message : 'The server reported an error';
-}
-
-/** Moves the response's file into n8n binary data; the JSON keeps everything but the base64. */
-async function withBinary(
-	ctx: IExecuteFunctions,
-	params: ItemParameters,
-	spec: BinaryOutput,
-	json: IDataObject,
-): Promise<INodeExecutionData> {
-	const { [spec.dataField]: data, ...rest } = json;
-	const encoded = typeof data === 'string' ? data.replace(/^data:[^,]{0,200},/, '') : '';
-	if (encoded === '') {
-		if (spec.required) params.fail('Operation', 'got no file from the server', 'The server answered without the file. Check that the message has media.');
-		return { json: rest };
-	}
-	const propertyName = params.text('binaryPropertyName', 'Put Output File in Field').trim();
-	const mimeType = (spec.mimeTypeField && typeof json[spec.mimeTypeField] === 'string'
-		? (json[spec.mimeTypeField] as string)
-		: '') || spec.defaultMimeType;
-	const fileName = (spec.fileNameField && typeof json[spec.fileNameField] === 'string'
-		? (json[spec.fileNameField] as string)
-		: '') || spec.defaultFileName;
-	const binary: IBinaryKeyData = {
-		[propertyName]: await ctx.helpers.prepareBinaryData(Buffer.from(encoded, 'base64'), fileName, mimeType),
-	};
-	return { json: rest, binary };
 }
 
 /**
@@ -136,6 +111,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 				body: await operation.buildBody?.(params, dialect),
 				query: operation.buildQuery?.(params, dialect),
 			};
+			const file = operation.binaryOutput ? new FileOutput(this, params, itemIndex, operation.binaryOutput) : undefined;
 			const send = async (built: BuiltRequest) => {
 				const response = await apiRequest(
 					this,
@@ -148,11 +124,13 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 						qs: built.query,
 						extraWaitMs: requestedWaitMs(built.body),
 						secrets: operation.secretsOf?.(built.body),
+						readAnswer: file?.read,
 					},
 					itemIndex,
 				);
 				const failure = failedDespiteOk(operation, response);
 				if (failure) params.fail('Operation', `failed on the server: ${failure}`);
+				file?.checkAnswer();
 				return response;
 			};
 			let results: IDataObject[];
@@ -164,7 +142,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 			}
 			for (const record of results) {
 				const json = withoutSecretFields(operation, record);
-				const item = operation.binaryOutput ? await withBinary(this, params, operation.binaryOutput, json) : { json };
+				const item = file ? await file.itemOf(json) : { json };
 				output.push({ ...item, pairedItem: { item: itemIndex } });
 			}
 		} catch (caught) {
