@@ -17,7 +17,7 @@ export type Base64Problem =
 export type SizeKnown = 'exact' | 'about' | 'atLeast';
 
 /** Characters decoded at a time: large enough that the native decoder does the work, small enough to stay out of the budget. */
-const DECODE_STEP = 256 * 1024;
+const DECODE_STEP = 32 * 1024;
 /** The longest `data:…;base64,` prefix looked at before the text is not a data URL. */
 const MAX_PREFIX = 256;
 const DATA_URL = /^data:[^,]{0,240};base64,$/i;
