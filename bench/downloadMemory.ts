@@ -57,7 +57,8 @@ function serve(chunked: boolean): Promise<Server> {
 			if (request.includes('WARM')) {
 				// The warm-up: the same route and shape, a small file.
 				res.writeHead(201, { 'content-type': 'application/json; charset=utf-8' });
-				return res.end(JSON.stringify({ mediaType: 'documentMessage', fileName: 'small.bin', mimetype: 'application/octet-stream', base64: pieceOf(0).subarray(0, 3000).toString('base64'), buffer: null }));
+				res.end(JSON.stringify({ mediaType: 'documentMessage', fileName: 'small.bin', mimetype: 'application/octet-stream', base64: pieceOf(0).subarray(0, 3000).toString('base64'), buffer: null }));
+				return;
 			}
 			res.writeHead(201, { 'content-type': 'application/json; charset=utf-8', ...(chunked ? {} : { 'content-length': String(length) }) });
 			res.write(head);

@@ -31,8 +31,8 @@ export type FileAnswer =
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
-/** Escapes a JSON writer may put into base64 text: `\/`, and line breaks written as `\n`. */
-const ESCAPED: Record<string, string> = { '/': '/', n: '\n', r: '\r', t: '\t' };
+/** JSON's escapes: `\/` and line breaks (`\n`) are what a JSON writer may put into base64 text; the others are refused by the decoder. */
+const ESCAPED: Record<string, string> = { '/': '/', n: '\n', r: '\r', t: '\t', '"': '"', '\\': '\\', b: '\b', f: '\f' };
 
 /** The answer's length, when it says a file beyond the limit before a byte is read. */
 export function answerTooLarge(answerBytes: number | undefined, maxBytes: number): boolean {

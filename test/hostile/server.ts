@@ -28,6 +28,8 @@ export type Behaviour =
 	| 'echo-key-500'
 	| 'list-of-strings';
 
+export type Answer = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
 export interface Seen {
 	method: string;
 	path: string;
@@ -43,6 +45,8 @@ export interface HostileServer {
 	seenByOther: Seen[];
 	/** Behaviours for the next requests, in order; `ok` once the list is used up. */
 	script(...behaviours: Behaviour[]): void;
+	/** A test's own answers for the next requests (before any scripted behaviour), e.g. a file of a given size. */
+	respond(...handlers: Answer[]): void;
 	close(): Promise<void>;
 }
 
@@ -68,6 +72,7 @@ export async function startHostileServer(): Promise<HostileServer> {
 	const seen: Seen[] = [];
 	const seenByOther: Seen[] = [];
 	let queue: Behaviour[] = [];
+	let answers: Answer[] = [];
 	const sockets = new Set<Socket>();
 	const timers = new Set<NodeJS.Timeout>();
 
@@ -80,6 +85,8 @@ export async function startHostileServer(): Promise<HostileServer> {
 	const server = createServer(async (req, res) => {
 		const body = await read(req);
 		seen.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+		const answer = answers.shift();
+		if (answer) return await answer(req, res);
 		const behaviour = queue.shift() ?? 'ok';
 		switch (behaviour) {
 			case 'ok':
@@ -149,6 +156,9 @@ export async function startHostileServer(): Promise<HostileServer> {
 		seenByOther,
 		script: (...behaviours) => {
 			queue = [...behaviours];
+		},
+		respond: (...handlers) => {
+			answers = [...handlers];
 		},
 		close: async () => {
 			for (const timer of timers) clearInterval(timer);
