@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode, type NodeRun } from '../harness/engine';
-import { startHostileServer, type Answer, type HostileServer } from './server';
+import { useHostileServer, type Answer } from './server';
 
 /**
  * Download Media against a server that sends files of any size and shape, through n8n's
@@ -43,26 +43,19 @@ function sha(bytes: Buffer): string {
 }
 
 describe('Download Media, files of any size and shape', () => {
-	let server: HostileServer;
-	beforeAll(async () => {
-		server = await startHostileServer();
-	});
-	afterAll(async () => await server.close());
-	beforeEach(() => {
-		server.seen.length = 0;
-	});
+	const hostile = useHostileServer();
 
 	async function download(parameters: INodeParameters = {}, continueOnFail = false): Promise<NodeRun> {
 		return await runNode({
 			parameters: { resource: 'message', operation: 'downloadMedia', instance: 'demo', messageId: 'MSG1', binaryPropertyName: 'data', convertToMp4: false, options: {}, ...parameters },
-			credentials: { baseUrl: server.url, apiKey: KEY, dialect: 'v2' },
+			credentials: { baseUrl: hostile.current.url, apiKey: KEY, dialect: 'v2' },
 			continueOnFail,
 		});
 	}
 
 	/** The request went out once, as Download Media builds it. */
 	function expectOneRequest(): void {
-		expect(server.seen.map(({ method, path, body }) => ({ method, path, body: JSON.parse(body) as IDataObject }))).toEqual([
+		expect(hostile.current.seen.map(({ method, path, body }) => ({ method, path, body: JSON.parse(body) as IDataObject }))).toEqual([
 			{ method: 'POST', path: ROUTE, body: { message: { key: { id: 'MSG1' } }, convertToMp4: false } },
 		]);
 	}
@@ -70,8 +63,8 @@ describe('Download Media, files of any size and shape', () => {
 	test('a file under the limit comes out byte for byte; the JSON keeps neither the base64 nor the server\'s buffer', async () => {
 		const file = randomBytes(2 * MB + 1);
 		for (const chunked of [false, true]) {
-			server.seen.length = 0;
-			server.respond(fileOf(file, { chunked, fileName: 'report.pdf' }));
+			hostile.current.seen.length = 0;
+			hostile.current.respond(fileOf(file, { chunked, fileName: 'report.pdf' }));
 			const run = await download();
 			expect(run.error).toBeUndefined();
 			expectOneRequest();
@@ -84,7 +77,7 @@ describe('Download Media, files of any size and shape', () => {
 
 	test('a file over the limit the user set is refused with its size and the option, never as an HTTP error', async () => {
 		const file = randomBytes(3 * MB);
-		server.respond(fileOf(file));
+		hostile.current.respond(fileOf(file));
 		const run = await download({ options: { maxFileSizeMb: 1 } });
 		expectOneRequest();
 		expect(run.items).toEqual([]);
@@ -97,7 +90,7 @@ describe('Download Media, files of any size and shape', () => {
 	});
 
 	test('without a Content-Length, the file is refused as soon as its text passes the limit', async () => {
-		server.respond(fileOf(randomBytes(3 * MB), { chunked: true }));
+		hostile.current.respond(fileOf(randomBytes(3 * MB), { chunked: true }));
 		const run = await download({ options: { maxFileSizeMb: 1 } }, true);
 		expectOneRequest();
 		expect(run.error).toBeUndefined();
@@ -114,7 +107,7 @@ describe('Download Media, files of any size and shape', () => {
 
 	test('a new node (Options never opened) takes files up to 64 MB: a larger answer is refused before it is read', async () => {
 		const claimed = 100 * MB;
-		server.respond((_req, res) => {
+		hostile.current.respond((_req, res) => {
 			// Says it is 100 MB; the node must not wait for (or read) the rest.
 			res.writeHead(201, { 'content-type': 'application/json', 'content-length': String(claimed) });
 			res.write('{"mimetype":"video/mp4","base64":"AAAA');
@@ -127,7 +120,7 @@ describe('Download Media, files of any size and shape', () => {
 	test('the limit is checked before any request', async () => {
 		const run = await download({ options: { maxFileSizeMb: 0 } });
 		expect(run.error?.message).toBe('"Options: Max File Size (MB)" must be a number of MB from 1 to 1024 [item 0]');
-		expect(server.seen).toEqual([]);
+		expect(hostile.current.seen).toEqual([]);
 	});
 
 	test.each([
@@ -141,7 +134,7 @@ describe('Download Media, files of any size and shape', () => {
 		['"QUJDé"', /character 195/],
 		['"QUJD\\"QUJD"', /it holds """/],
 	])('the base64 %s is refused, never output as a short file', async (base64Json, reason) => {
-		server.respond(fileAnswer({ base64Json }));
+		hostile.current.respond(fileAnswer({ base64Json }));
 		const run = await download();
 		expectOneRequest();
 		expect(run.items).toEqual([]);
@@ -154,7 +147,7 @@ describe('Download Media, files of any size and shape', () => {
 		['wrapped at 76 characters with \\n and \\r\\n', '"JVBE\\nRi0x\\r\\nLjQK"'],
 		['with escaped slashes', '"JVBERi0xLjQK\\/\\/\\/\\/"'],
 	])('base64 %s is read as servers send it', async (_title, base64Json) => {
-		server.respond(fileAnswer({ base64Json }));
+		hostile.current.respond(fileAnswer({ base64Json }));
 		const run = await download();
 		expect(run.error).toBeUndefined();
 		const bytes = Buffer.from(run.items[0].binary!.data.data, 'base64');
@@ -162,7 +155,7 @@ describe('Download Media, files of any size and shape', () => {
 	});
 
 	test('an empty or missing file is "no file", as before', async () => {
-		server.respond(fileAnswer({ base64Json: '""' }), fileAnswer({ base64Json: 'null' }));
+		hostile.current.respond(fileAnswer({ base64Json: '""' }), fileAnswer({ base64Json: 'null' }));
 		for (let i = 0; i < 2; i++) {
 			const run = await download();
 			expect(run.error?.message).toBe('"Operation" got no file from the server [item 0]');
@@ -177,7 +170,7 @@ describe('Download Media, files of any size and shape', () => {
 			['..', 42, 'media', 'application/octet-stream'],
 		];
 		for (const [fileName, mimetype, expectedName, expectedType] of cases) {
-			server.respond(fileOf(Buffer.from('%PDF-1.4\n'), { fileName, mimetype }));
+			hostile.current.respond(fileOf(Buffer.from('%PDF-1.4\n'), { fileName, mimetype }));
 			const run = await download();
 			expect(run.error).toBeUndefined();
 			expect(run.items[0].binary?.data).toMatchObject({ fileName: expectedName, mimeType: expectedType });
@@ -185,7 +178,7 @@ describe('Download Media, files of any size and shape', () => {
 	});
 
 	test('an error answer still shows the server\'s own message', async () => {
-		server.respond((_req, res) => {
+		hostile.current.respond((_req, res) => {
 			res.writeHead(400, { 'content-type': 'application/json' });
 			res.end(JSON.stringify({ status: 400, error: 'Bad Request', response: { message: ['Message not found'] } }));
 		});
@@ -194,7 +187,7 @@ describe('Download Media, files of any size and shape', () => {
 	});
 
 	test('an answer that is not JSON is told as such, not as a file', async () => {
-		server.respond(
+		hostile.current.respond(
 			(_req, res) => {
 				res.writeHead(201, { 'content-type': 'application/json' });
 				res.end('{"base64":"QUJD"');

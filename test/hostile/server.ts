@@ -167,3 +167,19 @@ export async function startHostileServer(): Promise<HostileServer> {
 		},
 	};
 }
+
+/** A hostile server for the enclosing describe block, its records and answers cleared before each test. */
+export function useHostileServer(): { readonly current: HostileServer } {
+	const holder = {} as { current: HostileServer };
+	beforeAll(async () => {
+		holder.current = await startHostileServer();
+	});
+	afterAll(async () => await holder.current.close());
+	beforeEach(() => {
+		holder.current.seen.length = 0;
+		holder.current.seenByOther.length = 0;
+		holder.current.script();
+		holder.current.respond();
+	});
+	return holder;
+}
