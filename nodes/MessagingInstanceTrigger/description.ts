@@ -65,10 +65,8 @@ export const triggerProperties: INodeProperties[] = [
 				description:
 					'Whether simplified items keep the delivered event under "raw" (without the instance token and the webhook secret). Has no effect on the raw output format.',
 			},
-			{
-				...maxFileSizeProperty('media file taken from a delivery; a larger one is left out and the item says why'),
-				displayOptions: { show: { mediaAsBinary: [true] } },
-			},
+			// Shown whether or not Media as Binary was added: that option is on by default.
+			maxFileSizeProperty('media file made binary from a delivery; a larger one is left out and the item says why in "mediaError"'),
 			{
 				displayName: 'Media as Binary',
 				name: 'mediaAsBinary',
