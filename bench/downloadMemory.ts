@@ -87,7 +87,6 @@ async function child(): Promise<void> {
 	const Module = require('node:module') as { _resolveFilename: (request: string, ...rest: unknown[]) => string };
 	const resolve = Module._resolveFilename;
 	Module._resolveFilename = (request, ...rest) => resolve(/\.node$/.test(request) ? `${request}.ts` : request, ...rest);
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const { runNode } = require('../test/harness/engine') as typeof import('../test/harness/engine');
 	const { setBinaryDataMode } = require('../test/harness/binaryData') as typeof import('../test/harness/binaryData');
 	const binaryMode = await setBinaryDataMode(mode);
