@@ -186,6 +186,16 @@ describe('Download Media, files of any size and shape', () => {
 		expect(run.error?.message).toBe('Message not found (HTTP 400)');
 	});
 
+	test('a file answer that trickles is ended by the request deadline, read as it streams', async () => {
+		hostile.current.script('trickle');
+		const run = await runNode({
+			parameters: { resource: 'message', operation: 'downloadMedia', instance: 'demo', messageId: 'MSG1', binaryPropertyName: 'data', options: {} },
+			credentials: { baseUrl: hostile.current.url, apiKey: KEY, dialect: 'v2', timeout: 0.3 },
+		});
+		expect(run.error?.message).toBe('The server did not answer in time: timed out after 0.3 s');
+		expect(run.items).toEqual([]);
+	});
+
 	test('an answer that is not JSON is told as such, not as a file', async () => {
 		hostile.current.respond(
 			(_req, res) => {
