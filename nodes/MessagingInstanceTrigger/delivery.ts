@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { configEventName } from '../shared/events';
+import { cleanFileName, cleanMimeType, extensionFor, UNKNOWN_MIME_TYPE } from '../shared/files';
 import { eventDedupeKey, messageDedupeKey } from './dedupe';
 import { isSecretName, secretsIn } from '../shared/redact';
 import { cleanCopy } from './shape';
@@ -246,31 +247,16 @@ function mediaOf(message: IDataObject): MediaInfo | undefined {
 	const kind = MEDIA_KINDS.find((name) => isRecord(m[name]));
 	if (!kind) return undefined;
 	const media = m[kind] as IDataObject;
-	const mimeType = (str(media.mimetype) ?? 'application/octet-stream').split(';')[0].trim().slice(0, 255);
-	const fileName = str(media.fileName);
+	// As a header would carry them: a type without parameters, a base name without control characters.
+	const mimeType = cleanMimeType(media.mimetype)?.split(';')[0].trim() ?? UNKNOWN_MIME_TYPE;
+	const fileName = cleanFileName(media.fileName);
 	return { kind: kind.replace(/Message$/, ''), mimeType, ...(fileName ? { fileName } : {}) };
 }
-
-const EXTENSIONS: Record<string, string> = {
-	'image/jpeg': 'jpg',
-	'image/png': 'png',
-	'image/webp': 'webp',
-	'image/gif': 'gif',
-	'video/mp4': 'mp4',
-	'video/3gpp': '3gp',
-	'audio/ogg': 'ogg',
-	'audio/mpeg': 'mp3',
-	'audio/mp4': 'm4a',
-	'audio/aac': 'aac',
-	'application/pdf': 'pdf',
-	'text/plain': 'txt',
-	'application/octet-stream': 'bin',
-};
 
 /** The file's own name, or one made of the message id and the MIME type's usual extension. */
 export function fileNameOf(media: MediaInfo, messageId: string): string {
 	if (media.fileName) return media.fileName;
 	const subtype = media.mimeType.split('/')[1] ?? 'bin';
-	const extension = EXTENSIONS[media.mimeType] ?? subtype.replace(/[^a-z0-9]/gi, '').slice(0, 8);
-	return `${messageId || media.kind}.${extension || 'bin'}`;
+	const extension = extensionFor(media.mimeType) ?? subtype.replace(/[^a-z0-9]/gi, '').slice(0, 8);
+	return cleanFileName(`${messageId || media.kind}.${extension || 'bin'}`) ?? `${media.kind}.bin`;
 }

@@ -34,6 +34,9 @@ export type Behaviour =
 
 export type Echo = (apiKey: string) => [number, unknown];
 
+/** A test's own handler for one request, e.g. to stream a file of a given size. */
+export type Responder = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
 export interface Seen {
 	method: string;
 	path: string;
@@ -61,6 +64,8 @@ export interface HostileServer {
 	 * to undefined: a server that repeats full pages, answers slowly, or answers any JSON.
 	 */
 	answerAll(answer?: (request: Seen) => Answer): void;
+	/** A test's own answers for the next requests (before any scripted behaviour), e.g. a file of a given size. */
+	respond(...handlers: Responder[]): void;
 	close(): Promise<void>;
 }
 
@@ -87,6 +92,7 @@ export async function startHostileServer(): Promise<HostileServer> {
 	const seenByOther: Seen[] = [];
 	let queue: Behaviour[] = [];
 	let answerAll: ((request: Seen) => Answer) | undefined;
+	let responders: Responder[] = [];
 	const sockets = new Set<Socket>();
 	const timers = new Set<NodeJS.Timeout>();
 
@@ -100,6 +106,8 @@ export async function startHostileServer(): Promise<HostileServer> {
 		const body = await read(req);
 		const request: Seen = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
 		seen.push(request);
+		const responder = responders.shift();
+		if (responder) return await responder(req, res);
 		if (queue.length === 0 && answerAll) {
 			const answer = answerAll(request);
 			if (!answer.delayMs) return json(res, answer.status ?? 200, answer.json);
@@ -191,6 +199,9 @@ export async function startHostileServer(): Promise<HostileServer> {
 		answerAll: (answer) => {
 			answerAll = answer;
 		},
+		respond: (...handlers) => {
+			responders = [...handlers];
+		},
 		close: async () => {
 			for (const timer of timers) clearTimeout(timer);
 			for (const socket of sockets) socket.destroy();
@@ -211,6 +222,7 @@ export function useHostileServer(): { readonly current: HostileServer } {
 		holder.current.seenByOther.length = 0;
 		holder.current.script();
 		holder.current.answerAll(undefined);
+		holder.current.respond();
 	});
 	return holder;
 }

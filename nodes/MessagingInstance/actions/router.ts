@@ -1,5 +1,5 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
 import { inputError, readableServerText, serverMessages } from '../../shared/errors';
 import { Redactor, secretsIn, secretsOfUrl } from '../../shared/redact';
@@ -8,7 +8,8 @@ import type { Dialect } from '../../shared/dialect';
 import { findOperation, labelsOf } from './index';
 import { readPages } from './pages';
 import { ItemParameters, ParameterSource } from './parameters';
-import type { BinaryOutput, BuiltRequest, Operation } from './types';
+import { FileOutput } from './fileOutput';
+import type { BuiltRequest, Operation } from './types';
 
 /** The operation's request for one item: its whole request, or its body and query. */
 async function buildRequest(operation: Operation, params: ItemParameters, dialect: Dialect): Promise<BuiltRequest> {
@@ -50,32 +51,6 @@ function redactedOutput(operation: Operation, redactor: Redactor, json: IDataObj
 	if (!kept || !(kept in json)) return redactor.deep(json);
 	const { [kept]: secret, ...rest } = json;
 	return { ...redactor.deep(rest), [kept]: secret };
-}
-
-/** Moves the response's file into n8n binary data; the JSON keeps everything but the base64. */
-async function withBinary(
-	ctx: IExecuteFunctions,
-	params: ItemParameters,
-	spec: BinaryOutput,
-	json: IDataObject,
-): Promise<INodeExecutionData> {
-	const { [spec.dataField]: data, ...rest } = json;
-	const encoded = typeof data === 'string' ? data.replace(/^data:[^,]{0,200},/, '') : '';
-	if (encoded === '') {
-		if (spec.required) params.fail('Operation', 'got no file from the server', 'The server answered without the file. Check that the message has media.');
-		return { json: rest };
-	}
-	const propertyName = params.text('binaryPropertyName').trim();
-	const mimeType = (spec.mimeTypeField && typeof json[spec.mimeTypeField] === 'string'
-		? (json[spec.mimeTypeField] as string)
-		: '') || spec.defaultMimeType;
-	const fileName = (spec.fileNameField && typeof json[spec.fileNameField] === 'string'
-		? (json[spec.fileNameField] as string)
-		: '') || spec.defaultFileName;
-	const binary: IBinaryKeyData = {
-		[propertyName]: await ctx.helpers.prepareBinaryData(Buffer.from(encoded, 'base64'), fileName, mimeType),
-	};
-	return { json: rest, binary };
 }
 
 /**
@@ -122,6 +97,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 			const instance = operation.scope === 'server' ? undefined : params.instanceName();
 			const request = await buildRequest(operation, params, dialect);
 			learn(request);
+			const file = operation.binaryOutput ? new FileOutput(this, params, itemIndex, operation.binaryOutput) : undefined;
 			const send = async (built: BuiltRequest) => {
 				learn(built);
 				const response = await apiRequest(
@@ -135,12 +111,14 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 						qs: built.query,
 						extraWaitMs: built.extraWaitMs,
 						secrets: [...itemSecrets],
+						readAnswer: file?.read,
 					},
 					itemIndex,
 				);
 				learn(response);
 				const failure = failedDespiteOk(operation, response, redactor);
 				if (failure) params.fail('Operation', `failed on the server: ${failure}`);
+				file?.checkAnswer();
 				return response;
 			};
 			let results: IDataObject[];
@@ -152,7 +130,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 			}
 			for (const record of results) {
 				const json = redactedOutput(operation, redactor, record);
-				const item = operation.binaryOutput ? await withBinary(this, params, operation.binaryOutput, json) : { json };
+				const item = file ? await file.itemOf(json) : { json };
 				output.push({ ...item, pairedItem: { item: itemIndex } });
 			}
 		} catch (caught) {

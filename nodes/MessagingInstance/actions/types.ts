@@ -16,6 +16,10 @@ export interface BinaryOutput {
 	defaultFileName: string;
 	/** Whether a response without the file is an error (else the item has JSON only). */
 	required: boolean;
+	/** Top-level fields of the response read past and left out (a server's second copy of the file). */
+	dropFields?: string[];
+	/** The largest file taken, from the item's parameters, and the field that sets it; 64 MB when left out. */
+	sizeLimit?: { maxBytes(params: ItemParameters): number; label: string };
 }
 
 /** A list the server answers in pages; the router asks for pages until it has what the user wants. */
