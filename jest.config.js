@@ -7,4 +7,6 @@ module.exports = {
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: { isolatedModules: true } }] },
 	testTimeout: 30000,
 	setupFilesAfterEnv: ['<rootDir>/test/harness/teardown.ts'],
+	// Skipped tests are listed loudly at the end, and fail the run with CI=true.
+	reporters: ['default', '<rootDir>/test/reporters/skipped.js'],
 };

@@ -1,5 +1,5 @@
 /**
- * Part 4 (issue #13): media from n8n binary data, inside one real n8n (the pinned runtime),
+ * Part 4: media from n8n binary data, inside one real n8n (the pinned runtime),
  * against a v2 sandbox:
  *
  *   a. one 16 MB video sent from binary by Send Media, against a bare `fetch` of the same

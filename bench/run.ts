@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: what the package costs per message, side by side with the alternatives
- * (issue #6). Not part of `npm test`.
+ * (what a user weighs when choosing it over n8n's HTTP Request node). Not part of `npm test`.
  *
  *   1. sending: our action node vs n8n's HTTP Request node inside one real n8n (the pinned
  *      runtime of the e2e tier), and a bare Node `fetch` loop (the limit), at each size,

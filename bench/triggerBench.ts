@@ -23,8 +23,7 @@ import { Workflow } from 'n8n-workflow';
 import type { IDataObject, INode, INodeParameters, INodeType, INodeTypes, IWebhookData, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 
 import { upsertData } from '../sandbox/messages';
-import { additionalDataFor } from '../test/harness/additionalData';
-import { TestCredentialsHelper } from '../test/harness/credentialsHelper';
+import { StoredCredentials, webhookAdditionalData } from './webhookContext';
 
 // Binary data in memory, n8n's default mode.
 Container.set(BinaryDataService, new BinaryDataService({ mode: 'default' } as never, {} as never, {} as never));
@@ -54,7 +53,7 @@ const nodeTypes: INodeTypes = {
 };
 
 // The trigger reads its credential per delivery (its webhook secret is derived from the API key).
-const credentialsHelper = new TestCredentialsHelper({
+const credentialsHelper = new StoredCredentials({
 	messagingInstanceApi: { baseUrl: 'http://127.0.0.1:8080', apiKey: API_KEY, dialect: 'v2' },
 });
 
@@ -139,11 +138,10 @@ function response(): Response {
 
 /** The delivery as n8n's webhook server hands it over. */
 function additionalData(body: unknown, rawBody: string, query: Record<string, string>): IWorkflowExecuteAdditionalData {
-	return additionalDataFor(credentialsHelper, baseUrl, {
+	return webhookAdditionalData(credentialsHelper, baseUrl, {
 		httpRequest: { method: 'POST', url: destination, path: `/webhook/${WEBHOOK_ID}/webhook`, headers, query, params: {}, body, rawBody: Buffer.from(rawBody) },
 		httpResponse: response(),
-		userId: 'bench',
-	} as unknown as Partial<IWorkflowExecuteAdditionalData>);
+	} as unknown as Pick<IWorkflowExecuteAdditionalData, 'httpRequest' | 'httpResponse'>);
 }
 
 function context({ workflow, node, query }: BenchWorkflow, body: unknown, raw: string): WebhookContext {

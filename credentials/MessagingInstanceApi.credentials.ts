@@ -19,12 +19,52 @@ import { serverVersionProperty } from '../nodes/shared/serverVersion';
  * instance, so there the test posts an empty Numbers check to the instance named in the
  * credential (read-only; the contract sets no minimum on `numbers`).
  */
+/*
+ * An instance name of dots alone would be a path segment that resolves away (`/chat/…/..` is
+ * `/chat/`, which some servers answer 200): it becomes a name no server has, so the test
+ * fails with the hint to check the instance name.
+ */
 const TEST_URL =
 	'={{ $credentials.dialect === "v2" ? "' +
 	ROUTES.listInstances.path +
 	'" : "' +
 	CHECK_NUMBERS_PATH.documented +
-	'/" + encodeURIComponent(String($credentials.instance || "instance-name-needed-for-the-test").trim()) }}';
+	'/" + encodeURIComponent(String($credentials.instance || "").trim().replace(/^\\.{1,2}$/, "instance-name-cannot-be-dots") || "instance-name-needed-for-the-test") }}';
+
+/**
+ * The deadline as the HTTP client reads an abort signal, failing with an error that says
+ * what happened: a plain AbortSignal's abort reads only "canceled".
+ */
+function deadlineSignal(signal: AbortSignal, deadline: AbortSignal, seconds: number): AbortSignal {
+	const error = new Error(
+		`The server did not answer within ${seconds} s (the credential's Request Timeout). Check that the Base URL points at the API and the server is healthy, or raise the Request Timeout.`,
+	);
+	const wrapped = new Map<unknown, () => void>();
+	// Stopped by the caller rather than by the deadline: the client's own cancellation stands.
+	const reason = () => (deadline.aborted ? error : undefined);
+	const explained = {
+		get aborted() {
+			return signal.aborted;
+		},
+		get reason() {
+			return reason() ?? signal.reason;
+		},
+		addEventListener(type: string, listener: (reason: unknown) => void) {
+			const call = () => listener(reason());
+			wrapped.set(listener, call);
+			signal.addEventListener(type, call, { once: true });
+		},
+		removeEventListener(type: string, listener: unknown) {
+			const call = wrapped.get(listener);
+			if (call) signal.removeEventListener(type, call);
+			wrapped.delete(listener);
+		},
+		throwIfAborted() {
+			if (signal.aborted) throw reason() ?? signal.reason;
+		},
+	};
+	return explained as unknown as AbortSignal;
+}
 
 /*
  * eslint-plugin-n8n-nodes-base asks for a camel-cased documentationUrl (its rule for n8n's own
@@ -121,11 +161,12 @@ export class MessagingInstanceApi implements ICredentialType {
 	): Promise<IHttpRequestOptions> => {
 		const deadlineMs = requestTimeoutMs(credentials.timeout);
 		const deadline = AbortSignal.timeout(deadlineMs);
+		const signal = requestOptions.abortSignal ? AbortSignal.any([requestOptions.abortSignal as AbortSignal, deadline]) : deadline;
 		return {
 			...requestOptions,
 			headers: { ...requestOptions.headers, apikey: String(credentials.apiKey ?? '') },
 			timeout: Math.min(requestOptions.timeout ?? deadlineMs, deadlineMs),
-			abortSignal: requestOptions.abortSignal ? AbortSignal.any([requestOptions.abortSignal as AbortSignal, deadline]) : deadline,
+			abortSignal: deadlineSignal(signal, deadline, Number((deadlineMs / 1000).toFixed(1))),
 		};
 	};
 

@@ -4,7 +4,10 @@
  * forwarded — path, query (the secret) and headers as they came — to webhook process A or B.
  * `route` picks: 'alternate' (A, B, A, …), one of them, or 'both' (the same delivery to A and
  * B at once, as when a server's retry lands on the other process while the first copy is
- * still running; the sandbox gets A's answer). Every forward is recorded.
+ * still running; the sandbox gets A's answer). Every forward is recorded. `loseAnswers` = N
+ * makes the next N deliveries reach a webhook process as usual but resets the sender's
+ * connection instead of passing the answer on: a delivery n8n took whose answer never
+ * arrived, which a server retries.
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +22,10 @@ export interface Forward {
 	/** their answers (HTTP status, or the error) */
 	statuses: Array<number | string>;
 	ms: number;
+	/** the answer was not passed on: the sender's connection was reset (see loseAnswers) */
+	answerLost?: boolean;
+	/** the delivered message's id (`data.key.id`), to tell a retry from another message */
+	messageId?: string;
 }
 
 export interface Balancer {
@@ -26,6 +33,8 @@ export interface Balancer {
 	/** [A, B]: base URLs of the webhook processes */
 	backends: string[];
 	route: Route;
+	/** how many of the next deliveries get their connection reset instead of their answer */
+	loseAnswers: number;
 	forwards: Forward[];
 	/** deliveries each backend received */
 	received(): number[];
@@ -50,6 +59,15 @@ function forward(agent: http.Agent, base: string, req: http.IncomingMessage, bod
 	});
 }
 
+function messageIdOf(body: Buffer): string | undefined {
+	try {
+		const id = (JSON.parse(body.toString('utf8')) as { data?: { key?: { id?: unknown } } }).data?.key?.id;
+		return typeof id === 'string' ? id : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 export async function startBalancer(backends: string[]): Promise<Balancer> {
 	const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 	let next = 0;
@@ -62,11 +80,18 @@ export async function startBalancer(backends: string[]): Promise<Balancer> {
 			const at = Date.now();
 			const route = balancer.route;
 			const to = route === 'both' ? [0, 1] : route === 'alternate' ? [next++ % 2] : [route];
-			const record: Forward = { at, path: req.url ?? '/', to, statuses: [], ms: 0 };
+			const record: Forward = { at, path: req.url ?? '/', to, statuses: [], ms: 0, messageId: messageIdOf(body) };
 			forwards.push(record);
+			const loseAnswer = balancer.loseAnswers > 0;
+			if (loseAnswer) balancer.loseAnswers--;
 			void Promise.allSettled(to.map((i) => forward(agent, balancer.backends[i], req, body))).then((results) => {
 				record.ms = Date.now() - at;
 				record.statuses = results.map((r) => (r.status === 'fulfilled' ? r.value.status : String(r.reason)));
+				if (loseAnswer) {
+					record.answerLost = true;
+					res.destroy();
+					return;
+				}
 				const first = results[0];
 				if (first.status === 'fulfilled') {
 					const headers = { ...first.value.headers };
@@ -91,6 +116,7 @@ export async function startBalancer(backends: string[]): Promise<Balancer> {
 		url: `http://127.0.0.1:${port}`,
 		backends,
 		route: 'alternate',
+		loseAnswers: 0,
 		forwards,
 		received: () => {
 			const counts = backends.map(() => 0);

@@ -1,4 +1,14 @@
 /**
+ * One check of a tier, named for the behaviour it checks: `run` throws to fail. A gate sets up
+ * what the checks after it need, so when it fails they are listed as not run.
+ */
+export interface NamedCheck<C> {
+	name: string;
+	run: (context: C) => unknown | Promise<unknown>;
+	gate?: boolean;
+}
+
+/**
  * What every end-to-end runner prints: one PASS/FAIL line per check (the failure's detail
  * indented under it), SKIP banners that cannot be missed, and a last line
  * `<label>: N passed, N failed[, N skipped]` whose exit code CI reads.
@@ -27,6 +37,18 @@ export class Report {
 			this.record(name, false, e instanceof Error ? e.message : String(e));
 			return false;
 		}
+	}
+
+	/** Runs the checks one after another; false when a gate failed and the rest were not run. */
+	async runInOrder<C>(checks: ReadonlyArray<NamedCheck<C>>, context: C): Promise<boolean> {
+		for (const [index, c] of checks.entries()) {
+			const ok = await this.check(c.name, () => c.run(context));
+			if (!ok && c.gate) {
+				for (const later of checks.slice(index + 1)) console.log(`NOT RUN ${later.name}`);
+				return false;
+			}
+		}
+		return true;
 	}
 
 	skip(name: string, why: string): void {

@@ -52,6 +52,8 @@ import { agentChecks } from './agent';
 import { REPLY_PREFIX } from '../scripts/demo-workflow';
 import { startPlayground, type Playground } from '../scripts/start';
 import { Report, sleep, waitFor } from './report';
+import { assertNewestVersions, onboardingRecipeChecks, stopChecks } from './startStop';
+import { DEV_API_KEY } from '../scripts/start';
 
 // The sandbox is another engineer's module; typed loosely here so the e2e keeps compiling
 // while its API grows.
@@ -194,6 +196,17 @@ async function restartChecks(version: string, tarball: string): Promise<void> {
 			assert.equal(reply.body.text, `${REPLY_PREFIX}first run`);
 			assert.equal(reply.body.number, '5511966660000@s.whatsapp.net', 'Number {{ $json.chatId }} replies to the chat');
 		});
+		await check("(e) npm start's example uses the newest version of each node (as a node added in the editor)", () => assertNewestVersions(first.rest, id));
+		let keptGroup = '';
+		const made = await check('(e) the sandbox of npm start: an instance and a group made now (the onboarding recipe\'s Create, a group)', async () => {
+			const headers = { apikey: DEV_API_KEY };
+			const inst = await request('POST', `${first.sandbox.url}/instance/create`, { instanceName: 'kept', integration: 'WHATSAPP-BAILEYS' }, headers);
+			assert.equal(inst.status, 201, inst.body);
+			const group = await request('POST', `${first.sandbox.url}/group/create/kept`, { subject: 'Kept', participants: ['5511912345678'] }, headers);
+			assert.equal(group.status, 201, group.body);
+			keptGroup = JSON.parse(group.body).id;
+		});
+		await onboardingRecipeChecks(report, first.n8n, first.rest, first.state.credentialId!);
 		// Drafts and publishing are n8n 2.x: in 1.x saving an active workflow changes it live.
 		// `npm start` runs the pinned 2.x; on a 1.x run only the start-up checks apply.
 		const hasDrafts = majorOf(version) >= 2;
@@ -230,6 +243,10 @@ async function restartChecks(version: string, tarball: string): Promise<void> {
 				const reply = await replyTo(again, '5511966660000', 'after restart');
 				assert.equal(reply.body.text, `${REPLY_PREFIX}after restart`);
 			});
+			await check("(e) a restart on the same ports does not publish again: the sandbox kept the example's webhook (no Set Webhook request), and it answers", () => {
+				assert.deepEqual(requestsTo(again.sandbox, '/webhook/set/demo').map((r: any) => r.path), []);
+				assert.equal(again.sandbox.webhookOf('demo')?.enabled, true);
+			});
 			await check('(e) a later start does not set up the owner again ("owner already setup" is not in n8n\'s log)', () => {
 				const log = fs.readFileSync(again.logFile, 'utf8');
 				assert.ok(!/owner already setup/i.test(log), 'n8n logged an owner setup attempt');
@@ -250,10 +267,25 @@ async function restartChecks(version: string, tarball: string): Promise<void> {
 			assert.ok(String(moved.sandbox.webhookOf('demo')?.url).startsWith(`${moved.n8n.url}/webhook/`), 'webhook URL is not on the new n8n port');
 			const reply = await replyTo(moved, '5511966660000', 'new ports');
 			assert.equal(reply.body.text, `${REPLY_PREFIX}new ports`);
+			assert.ok(
+				!moved.notes.some((n) => /could not be read/.test(n)),
+				`the sandbox's saved state was not readable: ${JSON.stringify(moved.notes)}`,
+			);
 			const wf = await moved.rest.getWorkflow(id);
 			if (edited) assert.equal(wf.versionId, draft, 'the draft changed');
 			assert.equal(wf.activeVersionId, published, 'the published version changed');
 		});
+		if (made) {
+			await check('(e) the sandbox kept its data across the restarts (sandbox-state.json): the instance and its group', async () => {
+				assert.ok(moved.sandbox.instanceNames().includes('kept'), `instances: ${moved.sandbox.instanceNames().join(', ')}`);
+				const groups = await request('GET', `${moved.sandbox.url}/group/fetchAllGroups/kept?getParticipants=false`, undefined, { apikey: DEV_API_KEY });
+				assert.equal(groups.status, 200, groups.body);
+				assert.deepEqual(JSON.parse(groups.body).map((g: { id: string }) => g.id), [keptGroup]);
+			});
+		}
+		await moved.stop();
+		pg = undefined;
+		await stopChecks(report, userFolder);
 	} catch (e) {
 		record('(e) npm start restart checks aborted', false, e instanceof Error ? e.stack ?? e.message : String(e));
 		if (pg) console.log(`--- last n8n output ---\n${pg.n8n.logs().slice(-3000)}`);

@@ -3,8 +3,11 @@
  *
  *   tsx sandbox/cli.ts [--port 8080] [--host 127.0.0.1] [--dialect documented|v2] [--api-key KEY]
  *                      [--server-version 2.3.6|2.3.7|2.4.0] [--unlicensed]
- *                      [--instance demo[:TOKEN]]... [--quiet]
- *       starts a sandbox server and keeps it running until SIGINT/SIGTERM. Port 8080 and a
+ *                      [--instance demo[:TOKEN]]... [--state-file FILE [--fresh]] [--quiet]
+ *       starts a sandbox server and keeps it running until SIGINT/SIGTERM. With --state-file
+ *       it keeps its instances, webhooks, groups, labels and recent chat log in FILE across
+ *       restarts (--fresh removes it first; a file it cannot read is reported, kept as
+ *       FILE.corrupt and ignored). Port 8080 and a
  *       random API key by default; `npm start` runs its own sandbox (8181, DEV_SANDBOX_PORT,
  *       key sandbox-dev-api-key), so point --url at http://127.0.0.1:8181 to talk to that one.
  *
@@ -212,12 +215,16 @@ async function serve(p: Parsed): Promise<void> {
 		apiKey: one(p, 'api-key'),
 		instances,
 		maxDelayMs: 3000,
+		stateFile: one(p, 'state-file') || undefined,
+		fresh: p.flags.has('fresh'),
 		log: quiet ? undefined : (line) => process.stdout.write(`[${new Date().toISOString().slice(11, 19)}] ${line}\n`),
 	});
 	const lines = [
 		`Sandbox messaging server (${sb.dialect} dialect, Evolution API ${sb.version}${sb.licensed ? '' : ', not activated'}) listening on ${sb.url}`,
 		`  API key:   ${sb.apiKey}`,
-		...instances.map((i) => `  instance:  ${i.name} (own token ${sb.instanceToken(i.name)})`),
+		...sb.instanceNames().map((name) => `  instance:  ${name} (own token ${sb.instanceToken(name)})`),
+		...(sb.stateNote ? [`  NOTE:      ${sb.stateNote}`] : []),
+		...(one(p, 'state-file') ? [`  saved in:  ${one(p, 'state-file')}${p.flags.has('fresh') ? ' (started fresh)' : ''}`] : []),
 		`  chat page: ${sb.url}/chat`,
 		`  state:     ${sb.url}/_sandbox/state`,
 		`This is the standalone sandbox${one(p, 'api-key') ? '' : ' (random key each start)'}; \`npm start\` runs its own on port 8181 with the key sandbox-dev-api-key.`,

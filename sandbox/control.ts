@@ -60,6 +60,183 @@ async function readJson(req: HttpRequest): Promise<Record<string, unknown> | und
 	}
 }
 
+/** What a control route's handler gets. */
+interface ControlRequest {
+	sb: ControlHost;
+	query: Record<string, string>;
+	req: HttpRequest;
+	res: ServerResponse;
+	/** the parts a pattern route's path captured */
+	params: string[];
+	json(status: number, body: unknown): void;
+}
+
+/** One of the sandbox's own routes: a path (trailing slashes ignored) or a pattern, and its handler. */
+interface ControlRoute {
+	method: 'GET' | 'POST';
+	path: string | RegExp;
+	handle(r: ControlRequest): void | Promise<void>;
+}
+
+function state({ sb, json }: ControlRequest): void {
+	json(200, {
+		url: sb.url,
+		dialect: sb.dialect,
+		events: eventsOf(sb.dialect),
+		instances: sb.instances().map((i) => ({
+			name: i.name,
+			jid: i.jid,
+			instanceId: i.instanceId,
+			// the URL may carry the trigger's secret (`?secret=`): query values and user info masked
+			webhook: i.webhook
+				? { ...i.webhook, url: maskUrl(i.webhook.url), headers: Object.fromEntries(Object.keys(i.webhook.headers).map((h) => [h, '***'])) }
+				: null,
+			settings: i.settings ?? null,
+			chat: sb.chat.filter((c) => c.instance === i.name).length,
+			// the phone's connection (Instance → Connect, a scan): instances given at start are open
+			connection: i.account?.state ?? 'open',
+		})),
+		counts: { requests: sb.requests.length, deliveries: sb.deliveries.length, chat: sb.chat.length },
+	});
+}
+
+function recordedRequests({ sb, query, json }: ControlRequest): void {
+	// `?since=<ms since epoch>`: only the requests received from then on
+	const since = Number(query.since ?? 0) || 0;
+	json(
+		200,
+		sb.requests.filter((r) => r.at >= since).map((r) => ({ ...r, headers: 'apikey' in r.headers ? { ...r.headers, apikey: '***' } : r.headers })),
+	);
+}
+
+async function reset({ sb, req, json }: ControlRequest): Promise<void> {
+	await readBody(req);
+	sb.reset();
+	json(200, { ok: true });
+}
+
+async function failNext({ sb, req, json }: ControlRequest): Promise<void> {
+	const b = await readJson(req);
+	if (!b || typeof b.status !== 'number' || typeof b.message !== 'string') {
+		return json(400, { error: 'body must be {"status": number, "message": string, "times"?: number, "path"?: string}' });
+	}
+	sb.failNext({
+		status: b.status,
+		message: b.message,
+		times: typeof b.times === 'number' ? b.times : undefined,
+		path: typeof b.path === 'string' ? b.path : undefined,
+	});
+	json(200, { ok: true });
+}
+
+async function injectMessage({ sb, req, json }: ControlRequest): Promise<void> {
+	const b = await readJson(req);
+	if (!b || typeof b.instance !== 'string' || typeof b.from !== 'string' || b.from.trim() === '') {
+		return json(400, { error: 'body must be {"instance": string, "from": string, "text"?: string, "pushName"?: string, "media"?: {...}, "group"?: string}' });
+	}
+	if (typeof b.text !== 'string' && !isObject(b.media)) return json(400, { error: 'give "text" or "media"' });
+	const media = b.media;
+	if (
+		media !== undefined &&
+		!(isObject(media) && ['image', 'audio', 'video', 'document', 'sticker'].includes(String(media.kind)) && typeof media.mimetype === 'string' && typeof media.base64 === 'string')
+	) {
+		return json(400, { error: '"media" must be {"kind": "image"|"audio"|"video"|"document"|"sticker", "mimetype": string, "base64": string, "fileName"?: string, "caption"?: string}' });
+	}
+	if (!sb.instance(b.instance)) return json(404, { error: `The "${b.instance}" instance does not exist` });
+	const before = sb.chat.length;
+	const delivery = await sb.injectMessage(b.instance, {
+		from: b.from.trim(),
+		text: typeof b.text === 'string' ? b.text : undefined,
+		pushName: typeof b.pushName === 'string' ? b.pushName : undefined,
+		fromMe: b.fromMe === true,
+		id: typeof b.id === 'string' ? b.id : undefined,
+		group: typeof b.group === 'string' ? b.group : undefined,
+		lid: typeof b.lid === 'string' ? b.lid : undefined,
+		media: isObject(b.media) ? (b.media as unknown as IncomingMessage['media']) : undefined,
+	});
+	const entry = sb.chat[before] ?? null;
+	json(200, { entry, delivered: summarize(delivery), ...hint(sb, b.instance, 'MESSAGES_UPSERT', delivery), delivery: delivery ? publicDelivery(delivery) : null });
+}
+
+async function injectEvent({ sb, req, json }: ControlRequest): Promise<void> {
+	const b = await readJson(req);
+	if (!b || typeof b.instance !== 'string' || typeof b.event !== 'string') {
+		return json(400, { error: 'body must be {"instance": string, "event": string, "data"?: any}' });
+	}
+	const inst = sb.instance(b.instance);
+	if (!inst) return json(404, { error: `The "${b.instance}" instance does not exist` });
+	const dotted = dottedEventName(b.event);
+	let data: unknown = b.data;
+	if (data === undefined && dotted === 'connection.update') data = sb.connectionData(inst, 'open');
+	if (data === undefined && dotted === 'qrcode.updated') data = sb.qrData(inst);
+	if (dotted === 'connection.update' && isObject(data) && Object.keys(data).length === 1 && typeof data.state === 'string') {
+		data = sb.connectionData(inst, data.state);
+	}
+	const delivery = await sb.injectEvent(b.instance, dotted, data ?? {});
+	json(200, { delivered: summarize(delivery), ...hint(sb, b.instance, b.event, delivery), delivery: delivery ? publicDelivery(delivery) : null });
+}
+
+/** What the phone does with the QR code of a connecting instance (Instance → Connect). */
+async function scan({ sb, req, json }: ControlRequest): Promise<void> {
+	const b = await readJson(req);
+	if (!b || typeof b.instance !== 'string') return json(400, { error: 'body must be {"instance": string}' });
+	const inst = sb.instance(b.instance);
+	if (!inst) return json(404, { error: `The "${b.instance}" instance does not exist` });
+	const scanned = await sb.scan(b.instance);
+	return scanned
+		? json(200, { instance: b.instance, state: 'open' })
+		: json(409, { error: `The "${b.instance}" instance is not waiting for a scan: run Instance → Connect first` });
+}
+
+/** The chat page's live stream (server-sent events): the entries after Last-Event-ID, then new ones as they come. */
+function chatStream({ sb, query, req, res }: ControlRequest): void {
+	res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+	res.write('retry: 2000\n\n');
+	const lastId = Number(req.headers['last-event-id'] ?? query.since ?? 0);
+	const instance = query.instance || undefined;
+	if (query.replay !== '0') {
+		for (const e of sb.chat) {
+			if (e.seq > lastId && (!instance || e.instance === instance)) res.write(sseFrame(e));
+		}
+	}
+	const remove = sb.addStream(res, instance);
+	res.on('close', remove);
+}
+
+const CONTROL_ROUTES: readonly ControlRoute[] = [
+	{
+		method: 'GET',
+		path: '/',
+		handle: ({ sb, json }) => json(200, { status: 200, message: 'Sandbox messaging instance server is working', dialect: sb.dialect, chat: `${sb.url}/chat` }),
+	},
+	{ method: 'GET', path: '/chat', handle: ({ res }) => send(res, 200, CHAT_PAGE_HTML, 'text/html; charset=utf-8') },
+	{ method: 'GET', path: '/_sandbox/state', handle: state },
+	{ method: 'GET', path: '/_sandbox/requests', handle: recordedRequests },
+	{ method: 'GET', path: '/_sandbox/deliveries', handle: ({ sb, json }) => json(200, sb.deliveries.map((d) => publicDelivery(d))) },
+	{ method: 'POST', path: '/_sandbox/reset', handle: reset },
+	{ method: 'POST', path: '/_sandbox/fail', handle: failNext },
+	{ method: 'POST', path: '/_sandbox/messages', handle: injectMessage },
+	{ method: 'POST', path: '/_sandbox/events', handle: injectEvent },
+	{ method: 'POST', path: '/_sandbox/scan', handle: scan },
+	{ method: 'GET', path: '/_sandbox/chat/history', handle: ({ sb, query, json }) => json(200, sb.chat.filter((c) => !query.instance || c.instance === query.instance)) },
+	{ method: 'GET', path: '/_sandbox/chat/stream', handle: chatStream },
+	{ method: 'GET', path: /^\/_sandbox\/media\/([^/]+)\/([^/]+)$/, handle: ({ sb, params, res }) => serveMedia(sb, params[0], params[1], res) },
+];
+
+/** The route for a request and what its path captured, or undefined. */
+function match(method: string, path: string): { route: ControlRoute; params: string[] } | undefined {
+	for (const route of CONTROL_ROUTES) {
+		if (route.method !== method) continue;
+		if (typeof route.path === 'string') {
+			if (route.path === path) return { route, params: [] };
+			continue;
+		}
+		const m = route.path.exec(path);
+		if (m) return { route, params: m.slice(1) };
+	}
+	return undefined;
+}
+
 export async function control(
 	sb: ControlHost,
 	method: string,
@@ -69,137 +246,10 @@ export async function control(
 	res: ServerResponse,
 ): Promise<void> {
 	const json = (status: number, body: unknown): void => send(res, status, body);
-	const key = `${method} ${path.replace(/\/+$/, '') || '/'}`;
-	const file = /^GET \/_sandbox\/media\/([^/]+)\/([^/]+)$/.exec(key);
-	if (file) return serveMedia(sb, file[1], file[2], res);
-	switch (key) {
-		case 'GET /':
-			return json(200, { status: 200, message: 'Sandbox messaging instance server is working', dialect: sb.dialect, chat: `${sb.url}/chat` });
-		case 'GET /chat':
-			return send(res, 200, CHAT_PAGE_HTML, 'text/html; charset=utf-8');
-		case 'GET /_sandbox/state':
-			return json(200, {
-				url: sb.url,
-				dialect: sb.dialect,
-				events: eventsOf(sb.dialect),
-				instances: sb.instances().map((i) => ({
-					name: i.name,
-					jid: i.jid,
-					instanceId: i.instanceId,
-					// the URL may carry the trigger's secret (`?secret=`): query values and user info masked
-					webhook: i.webhook
-						? { ...i.webhook, url: maskUrl(i.webhook.url), headers: Object.fromEntries(Object.keys(i.webhook.headers).map((h) => [h, '***'])) }
-						: null,
-					settings: i.settings ?? null,
-					chat: sb.chat.filter((c) => c.instance === i.name).length,
-					// the phone's connection (Instance → Connect, a scan): instances given at start are open
-					connection: i.account?.state ?? 'open',
-				})),
-				counts: { requests: sb.requests.length, deliveries: sb.deliveries.length, chat: sb.chat.length },
-			});
-		case 'GET /_sandbox/requests': {
-			// `?since=<ms since epoch>`: only the requests received from then on
-			const since = Number(query.since ?? 0) || 0;
-			return json(
-				200,
-				sb.requests.filter((r) => r.at >= since).map((r) => ({ ...r, headers: 'apikey' in r.headers ? { ...r.headers, apikey: '***' } : r.headers })),
-			);
-		}
-		case 'GET /_sandbox/deliveries':
-			return json(200, sb.deliveries.map((d) => publicDelivery(d)));
-		case 'POST /_sandbox/reset':
-			await readBody(req);
-			sb.reset();
-			return json(200, { ok: true });
-		case 'POST /_sandbox/fail': {
-			const b = await readJson(req);
-			if (!b || typeof b.status !== 'number' || typeof b.message !== 'string') {
-				return json(400, { error: 'body must be {"status": number, "message": string, "times"?: number, "path"?: string}' });
-			}
-			sb.failNext({
-				status: b.status,
-				message: b.message,
-				times: typeof b.times === 'number' ? b.times : undefined,
-				path: typeof b.path === 'string' ? b.path : undefined,
-			});
-			return json(200, { ok: true });
-		}
-		case 'POST /_sandbox/messages': {
-			const b = await readJson(req);
-			if (!b || typeof b.instance !== 'string' || typeof b.from !== 'string' || b.from.trim() === '') {
-				return json(400, { error: 'body must be {"instance": string, "from": string, "text"?: string, "pushName"?: string, "media"?: {...}, "group"?: string}' });
-			}
-			if (typeof b.text !== 'string' && !isObject(b.media)) return json(400, { error: 'give "text" or "media"' });
-			const media = b.media;
-			if (
-				media !== undefined &&
-				!(isObject(media) && ['image', 'audio', 'video', 'document', 'sticker'].includes(String(media.kind)) && typeof media.mimetype === 'string' && typeof media.base64 === 'string')
-			) {
-				return json(400, { error: '"media" must be {"kind": "image"|"audio"|"video"|"document"|"sticker", "mimetype": string, "base64": string, "fileName"?: string, "caption"?: string}' });
-			}
-			if (!sb.instance(b.instance)) return json(404, { error: `The "${b.instance}" instance does not exist` });
-			const before = sb.chat.length;
-			const delivery = await sb.injectMessage(b.instance, {
-				from: b.from.trim(),
-				text: typeof b.text === 'string' ? b.text : undefined,
-				pushName: typeof b.pushName === 'string' ? b.pushName : undefined,
-				fromMe: b.fromMe === true,
-				id: typeof b.id === 'string' ? b.id : undefined,
-				group: typeof b.group === 'string' ? b.group : undefined,
-				lid: typeof b.lid === 'string' ? b.lid : undefined,
-				media: isObject(b.media) ? (b.media as unknown as IncomingMessage['media']) : undefined,
-			});
-			const entry = sb.chat[before] ?? null;
-			return json(200, { entry, delivered: summarize(delivery), ...hint(sb, b.instance, 'MESSAGES_UPSERT', delivery), delivery: delivery ? publicDelivery(delivery) : null });
-		}
-		case 'POST /_sandbox/events': {
-			const b = await readJson(req);
-			if (!b || typeof b.instance !== 'string' || typeof b.event !== 'string') {
-				return json(400, { error: 'body must be {"instance": string, "event": string, "data"?: any}' });
-			}
-			const inst = sb.instance(b.instance);
-			if (!inst) return json(404, { error: `The "${b.instance}" instance does not exist` });
-			const dotted = dottedEventName(b.event);
-			let data: unknown = b.data;
-			if (data === undefined && dotted === 'connection.update') data = sb.connectionData(inst, 'open');
-			if (data === undefined && dotted === 'qrcode.updated') data = sb.qrData(inst);
-			if (dotted === 'connection.update' && isObject(data) && Object.keys(data).length === 1 && typeof data.state === 'string') {
-				data = sb.connectionData(inst, data.state);
-			}
-			const delivery = await sb.injectEvent(b.instance, dotted, data ?? {});
-			return json(200, { delivered: summarize(delivery), ...hint(sb, b.instance, b.event, delivery), delivery: delivery ? publicDelivery(delivery) : null });
-		}
-		case 'POST /_sandbox/scan': {
-			// What the phone does with the QR code of a connecting instance (Instance → Connect).
-			const b = await readJson(req);
-			if (!b || typeof b.instance !== 'string') return json(400, { error: 'body must be {"instance": string}' });
-			const inst = sb.instance(b.instance);
-			if (!inst) return json(404, { error: `The "${b.instance}" instance does not exist` });
-			const scanned = await sb.scan(b.instance);
-			return scanned
-				? json(200, { instance: b.instance, state: 'open' })
-				: json(409, { error: `The "${b.instance}" instance is not waiting for a scan: run Instance → Connect first` });
-		}
-		case 'GET /_sandbox/chat/history':
-			return json(200, sb.chat.filter((c) => !query.instance || c.instance === query.instance));
-		case 'GET /_sandbox/chat/stream': {
-			res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
-			res.write('retry: 2000\n\n');
-			const lastId = Number(req.headers['last-event-id'] ?? query.since ?? 0);
-			const instance = query.instance || undefined;
-			if (query.replay !== '0') {
-				for (const e of sb.chat) {
-					if (e.seq > lastId && (!instance || e.instance === instance)) res.write(sseFrame(e));
-				}
-			}
-			const remove = sb.addStream(res, instance);
-			res.on('close', remove);
-			return;
-		}
-		default:
-			await readBody(req);
-			return json(404, { status: 404, error: 'Not Found', response: { message: [`Cannot ${method} ${path}`] } });
-	}
+	const found = match(method, path.replace(/\/+$/, '') || '/');
+	if (found) return found.route.handle({ sb, query, req, res, params: found.params, json });
+	await readBody(req);
+	json(404, { status: 404, error: 'Not Found', response: { message: [`Cannot ${method} ${path}`] } });
 }
 
 /** When nothing was delivered: why, and what to do (`{hint}`), else nothing. */

@@ -6,7 +6,7 @@
  */
 import type { Dialect } from './types';
 
-/** The 23 event names of the contract (section 6). */
+/** The 23 event names of the documented interface (its webhook section). */
 export const DOCUMENTED_EVENTS = [
 	'APPLICATION_STARTUP',
 	'QRCODE_UPDATED',

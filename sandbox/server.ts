@@ -8,6 +8,7 @@
  * Zero runtime dependencies: Node's http, crypto and global fetch.
  */
 import { createServer, IncomingMessage as HttpRequest, ServerResponse, Server } from 'http';
+import { unlinkSync } from 'fs';
 import { randomBytes, randomUUID } from 'crypto';
 import type { AddressInfo } from 'net';
 import type { ChatEntry, Dialect, Instance, RecordedDelivery, RecordedRequest, SandboxOptions, WebhookConfig } from './types';
@@ -24,6 +25,7 @@ import { accountOf } from './routes/account';
 import { newGroup, scan } from './accounts';
 import { DEFAULT_SERVER_VERSION, ServerVersion, rootAnswer } from './versions';
 import { licenceRequired, passesGate } from './licence';
+import { loadState, serialize, writeStateAtomically } from './store';
 
 export type {
 	Dialect,
@@ -61,6 +63,12 @@ export interface Sandbox {
 	/** a group the instance is in, for tests: `id` (…@g.us), subject and participants' numbers */
 	addGroup(instance: string, group: { id: string; subject: string; participants: string[] }): void;
 	webhookOf(instance: string): WebhookConfig | undefined;
+	/** the names of the instances the server has */
+	instanceNames(): string[];
+	/** with a state file: what loading it found when it could not be used (undefined when all went well) */
+	readonly stateNote?: string;
+	/** with a state file: writes the state now (it is also written shortly after each change and on close) */
+	saveState(): void;
 	failNext(opts: { status: number; message: string; times?: number; path?: string }): void;
 	injectMessage(instance: string, msg: IncomingMessage): Promise<RecordedDelivery | undefined>;
 	injectEvent(instance: string, event: string, data: unknown): Promise<RecordedDelivery | undefined>;
@@ -111,6 +119,9 @@ class SandboxImpl implements Sandbox {
 	private chatSeq = 0;
 	private closed = false;
 	private keepAlive?: NodeJS.Timeout;
+	private saveTimer?: NodeJS.Timeout;
+	private savedText = '';
+	stateNote?: string;
 	readonly server: Server;
 
 	constructor(private readonly options: SandboxOptions) {
@@ -152,7 +163,8 @@ class SandboxImpl implements Sandbox {
 				emitFor: (inst, event, data) => void this.track(deliver(this.delivery, inst, event, data)),
 			},
 		});
-		for (const i of options.instances ?? [{ name: 'demo' }]) this.addInstance(i.name, i.token);
+		this.loadSavedState();
+		for (const i of options.instances ?? [{ name: 'demo' }]) if (!this.instancesByName.has(i.name)) this.addInstance(i.name, i.token);
 		this.server = createServer((req, res) => {
 			this.handle(req, res).catch((err: unknown) => {
 				const message = err instanceof Error ? err.message : String(err);
@@ -181,6 +193,58 @@ class SandboxImpl implements Sandbox {
 		this.keepAlive.unref();
 	}
 
+	// ---------------------------------------------------------------- saved state
+
+	private loadSavedState(): void {
+		const file = this.options.stateFile;
+		if (!file) return;
+		if (this.options.fresh) {
+			for (const f of [file, `${file}.corrupt`]) {
+				try {
+					unlinkSync(f);
+				} catch {
+					/* not there */
+				}
+			}
+			return;
+		}
+		const loaded = loadState(file);
+		if (loaded.problem) {
+			this.stateNote = loaded.problem;
+			this.log(`sandbox: ${loaded.problem}`);
+		}
+		if (!loaded.state) return;
+		for (const inst of loaded.state.instances) this.instancesByName.set(inst.name, inst);
+		this.instanceCount = loaded.state.instances.length;
+		this.chat.push(...loaded.state.chat);
+		this.chatSeq = this.chat.reduce((max, e) => Math.max(max, e.seq), 0);
+	}
+
+	/** Writes the state shortly (changes come in bursts: one write for them). */
+	private stateChanged(): void {
+		if (!this.options.stateFile || this.closed || this.saveTimer) return;
+		this.saveTimer = setTimeout(() => {
+			this.saveTimer = undefined;
+			this.saveState();
+		}, 200);
+		this.saveTimer.unref();
+	}
+
+	saveState(): void {
+		const file = this.options.stateFile;
+		if (!file) return;
+		if (this.saveTimer) clearTimeout(this.saveTimer);
+		this.saveTimer = undefined;
+		try {
+			const text = serialize(this.instances(), this.chat);
+			if (text === this.savedText) return;
+			writeStateAtomically(file, text);
+			this.savedText = text;
+		} catch (e) {
+			this.log(`sandbox: could not save the state to ${file}: ${e instanceof Error ? e.message : String(e)}`);
+		}
+	}
+
 	// ---------------------------------------------------------------- public API
 
 	clearRequests(): void {
@@ -201,6 +265,7 @@ class SandboxImpl implements Sandbox {
 			jid: `55000000000${String(index % 100).padStart(2, '0')}@s.whatsapp.net`,
 		};
 		this.instancesByName.set(name, inst);
+		this.stateChanged();
 		return inst;
 	}
 
@@ -208,13 +273,19 @@ class SandboxImpl implements Sandbox {
 		const inst = this.mustInstance(instance);
 		const made = newGroup(inst.jid, group.subject, '', group.participants, false);
 		accountOf(inst).groups.set(group.id, { ...made, id: group.id });
+		this.stateChanged();
 	}
 
 	async scan(instance: string): Promise<boolean> {
 		const inst = this.mustInstance(instance);
 		if (!scan(accountOf(inst))) return false;
+		this.stateChanged();
 		await this.injectEvent(instance, 'connection.update', { instance: inst.name, state: 'open', statusReason: 200, wuid: inst.jid, profileName: inst.name });
 		return true;
+	}
+
+	instanceNames(): string[] {
+		return [...this.instancesByName.keys()];
 	}
 
 	webhookOf(instance: string): WebhookConfig | undefined {
@@ -284,6 +355,7 @@ class SandboxImpl implements Sandbox {
 
 	async close(): Promise<void> {
 		if (this.closed) return;
+		if (this.options.stateFile) this.saveState();
 		this.closed = true;
 		if (this.keepAlive) clearInterval(this.keepAlive);
 		for (const wake of this.sleepers) wake();
@@ -352,6 +424,7 @@ class SandboxImpl implements Sandbox {
 		this.chat.length = 0;
 		this.failRules.length = 0;
 		this.media.clear();
+		this.stateChanged();
 		for (const c of this.sseClients) c.res.write('event: reset\ndata: {}\n\n');
 	}
 
@@ -398,6 +471,7 @@ class SandboxImpl implements Sandbox {
 		const at = Date.now();
 		const entry: ChatEntry = { seq: ++this.chatSeq, at, time: new Date(at).toISOString(), ...e };
 		this.chat.push(entry);
+		this.stateChanged();
 		for (const c of this.sseClients) {
 			if (!c.instance || c.instance === entry.instance) c.res.write(sseFrame(entry));
 		}
@@ -428,6 +502,7 @@ class SandboxImpl implements Sandbox {
 		}
 		if (isControlPath(method, path)) {
 			await control(this, method, path, query, req, res);
+			if (method !== 'GET') this.stateChanged();
 			return;
 		}
 
@@ -451,6 +526,9 @@ class SandboxImpl implements Sandbox {
 				: await this.dispatch(record);
 		record.status = reply.status;
 		record.response = reply.body;
+		// any change an endpoint makes (instances, webhooks, settings, groups, labels; Connect is
+		// a GET that starts connecting) is saved; an unchanged state is not written again
+		if (reply.status < 400) this.stateChanged();
 		send(res, reply.status, reply.body);
 		this.log(`${method} ${path} ${reply.status} ${Date.now() - started}ms`);
 	}

@@ -30,6 +30,13 @@ export interface SandboxOptions {
 	 * blocks for min(delay, maxDelayMs); default 0 = answer at once (keeps tests fast).
 	 */
 	maxDelayMs?: number;
+	/**
+	 * Keep the state (instances, webhooks, groups, labels, the recent chat log) in this file
+	 * across restarts, as a real server keeps its data (./store.ts). Default: memory only.
+	 */
+	stateFile?: string;
+	/** With stateFile: remove the saved state and start empty. */
+	fresh?: boolean;
 }
 
 export interface RecordedRequest {

@@ -13,6 +13,19 @@ export const TRIGGER_TYPE = `${PACKAGE_NAME}.messagingInstanceTrigger`;
 export const TRIGGER_NODE = 'On Message';
 export const DEMO_WORKFLOW_NAME = 'Reply to every incoming message';
 export const DEMO_INSTANCE = 'demo';
+/**
+ * The newest versions of the nodes, as a node the user adds in the editor has them (the
+ * action's version 2 has the Instance picker: From List / By Name). The e2e tier checks these
+ * against the versions n8n reports for the installed package.
+ */
+export const ACTION_VERSION = 2;
+export const TRIGGER_VERSION = 1;
+
+/** The Instance parameter as a node of that version stores it: a picker value from version 2, text before. */
+export function instanceParameter(typeVersion: number, name: string): string | { __rl: true; mode: 'list'; value: string; cachedResultName: string } {
+	return typeVersion >= 2 ? { __rl: true, mode: 'list', value: name, cachedResultName: name } : name;
+}
+
 /** What the Reply node sends back, before the incoming text. */
 export const REPLY_PREFIX = 'You said: ';
 
@@ -32,23 +45,23 @@ export function replyWorkflow(credId: string, opts: { instance?: string; name?: 
 				id: 'trigger',
 				name: TRIGGER_NODE,
 				type: TRIGGER_TYPE,
-				typeVersion: 1,
+				typeVersion: TRIGGER_VERSION,
 				position: [0, 0],
 				webhookId: randomUUID(),
 				credentials,
-				parameters: { instance, events: ['MESSAGES_UPSERT'] },
+				parameters: { instance: instanceParameter(TRIGGER_VERSION, instance), events: ['MESSAGES_UPSERT'] },
 			},
 			{
 				id: 'reply',
 				name: 'Reply',
 				type: ACTION_TYPE,
-				typeVersion: 1,
+				typeVersion: ACTION_VERSION,
 				position: [300, 0],
 				credentials,
 				parameters: {
 					resource: 'message',
 					operation: 'sendText',
-					instance,
+					instance: instanceParameter(ACTION_VERSION, instance),
 					number: '={{ $json.chatId }}',
 					text: `=${REPLY_PREFIX}{{ $json.text }}`,
 					options: {},

@@ -1,7 +1,7 @@
 /**
  * `npm start`: a local playground in one command.
  *
- *  1. makes sure the pinned n8n is installed (first run: ~3 GB, 5-7 minutes, with progress);
+ *  1. makes sure the pinned n8n is installed (first run: ~3 GB, 3-10 minutes, with progress);
  *  2. packs the package (its prepack builds it) and installs the tarball into the dev n8n's
  *     community-package folder, the way a user installs it;
  *  3. starts the sandbox server on 8181 (v2 dialect, so every operation can be tried; instance `demo`, fixed dev key);
@@ -11,11 +11,23 @@
  *     message" (scripts/demo-workflow.ts). Later starts leave the user's workflows as they
  *     are (published version and draft alike); they only re-register the sandbox webhook of
  *     the published workflows that use that credential, and follow a changed port;
- *  5. prints where everything is. Ctrl-C stops n8n and the sandbox.
+ *  5. prints where everything is. Ctrl-C stops n8n and the sandbox; a second Ctrl-C forces.
  *
- * Env: DEV_N8N_PORT (5678), DEV_SANDBOX_PORT (8181), DEV_N8N_VERSION (pinned default).
+ * Restarts skip what has not changed: the package is packed and installed again only when
+ * its sources changed (a hash of them is kept beside the installed copy), the CLI imports run
+ * only the first time, and a published workflow is re-published only when the sandbox does not
+ * hold its webhook (the sandbox keeps its state in <userFolder>/sandbox-state.json; `npm start
+ * -- --fresh` empties it). Each step prints the seconds since the start.
+ *
+ * Stopping is certain: n8n runs in its own process group, and a keeper process
+ * (scripts/runtime/keeper.ts) ends it when this process ends, even by SIGKILL; the sandbox
+ * runs inside this process.
+ *
+ * Env: DEV_N8N_PORT (5678), DEV_SANDBOX_PORT (8181), DEV_N8N_VERSION (pinned default),
+ * DEV_USER_FOLDER (.n8n-dev in the repo).
  * The e2e tier runs startPlayground() twice on one folder to check that a restart keeps drafts.
  */
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -27,7 +39,9 @@ import {
 	ensureN8n,
 	importCredential,
 	importWorkflow,
+	PACKAGE_NAME,
 	installTarballIntoUserFolder,
+	keeperSaysWhenDone,
 	packRepo,
 	setupOwnerAndLogin,
 	startN8n,
@@ -48,6 +62,8 @@ export interface PlaygroundOptions {
 	tarball?: string;
 	/** Progress lines (default: none). */
 	say?: (line: string) => void;
+	/** Start the sandbox empty (its saved state is removed). */
+	fresh?: boolean;
 }
 
 /** What a run created once and remembers in <userFolder>/dev-state.json. */
@@ -68,6 +84,8 @@ export interface Playground {
 	webhookStatus: string;
 	/** What this start changed or found (a port followed, a problem), for the user. */
 	notes: string[];
+	/** Seconds each step took, in order (for the README's figures and the user). */
+	timings: Array<{ step: string; seconds: number }>;
 	stop(): Promise<void>;
 }
 
@@ -87,12 +105,52 @@ function writeState(userFolder: string, s: DevState): void {
 	fs.writeFileSync(stateFile(userFolder), JSON.stringify(s, null, 2) + '\n');
 }
 
+/** Where the sandbox keeps its instances, groups, labels and webhooks between starts. */
+export function sandboxStateFile(userFolder: string): string {
+	return path.join(userFolder, 'sandbox-state.json');
+}
+
+/** The files `npm pack` builds the package from. */
+const PACKAGE_SOURCES = ['package.json', 'index.js', 'gulpfile.js', 'tsconfig.build.json', 'nodes', 'credentials'];
+
+/** A hash of the package's sources: the same hash means the installed copy is current. */
+function packageSourceHash(): string {
+	const hash = createHash('sha256');
+	const walk = (rel: string) => {
+		const abs = path.join(REPO_ROOT, rel);
+		if (!fs.existsSync(abs)) return;
+		if (fs.statSync(abs).isDirectory()) {
+			for (const name of fs.readdirSync(abs).sort()) walk(path.join(rel, name));
+			return;
+		}
+		hash.update(`${rel}\0`).update(fs.readFileSync(abs)).update('\0');
+	};
+	for (const rel of PACKAGE_SOURCES) walk(rel);
+	return hash.digest('hex');
+}
+
+function installedHashFile(userFolder: string): string {
+	return path.join(userFolder, '.n8n', 'nodes', '.installed-source-hash');
+}
+
+function installedIsCurrent(userFolder: string, hash: string): boolean {
+	try {
+		return (
+			fs.readFileSync(installedHashFile(userFolder), 'utf8').trim() === hash &&
+			fs.existsSync(path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME, 'package.json'))
+		);
+	} catch {
+		return false;
+	}
+}
+
 function firstLine(e: unknown): string {
 	return (e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 400);
 }
 
 interface WorkflowNode {
 	type: string;
+	webhookId?: string;
 	credentials?: Record<string, { id?: string }>;
 }
 
@@ -103,23 +161,35 @@ interface WorkflowNode {
 async function publishedSandboxWorkflows(
 	rest: RestClient,
 	credentialId: string,
-): Promise<Array<{ id: string; name: string; activeVersionId: string }>> {
+): Promise<Array<{ id: string; name: string; activeVersionId: string; webhookIds: string[] }>> {
 	const list = await rest.call('GET', '/workflows');
 	const rows: Array<{ id: string; activeVersionId?: string | null; active?: boolean }> = Array.isArray(list)
 		? list
 		: (list?.results ?? list?.data ?? []);
-	const found: Array<{ id: string; name: string; activeVersionId: string }> = [];
+	const found: Array<{ id: string; name: string; activeVersionId: string; webhookIds: string[] }> = [];
 	for (const row of rows) {
 		if (!row.activeVersionId && !row.active) continue;
 		const wf = await rest.getWorkflow(row.id);
 		// n8n 1.x has no drafts: an active workflow's saved nodes are the ones that run.
 		const published = (wf.activeVersion?.nodes ?? (wf.active ? wf.nodes : [])) as WorkflowNode[];
 		if (!wf.activeVersionId) continue;
-		if (published.some((n) => n.type === TRIGGER_TYPE && n.credentials?.messagingInstanceApi?.id === credentialId)) {
-			found.push({ id: wf.id, name: wf.name, activeVersionId: wf.activeVersionId });
+		const triggers = published.filter((n) => n.type === TRIGGER_TYPE && n.credentials?.messagingInstanceApi?.id === credentialId);
+		if (triggers.length > 0) {
+			const webhookIds = triggers.map((n) => n.webhookId ?? '').filter(Boolean);
+			found.push({ id: wf.id, name: wf.name, activeVersionId: wf.activeVersionId, webhookIds });
 		}
 	}
 	return found;
+}
+
+/** The sandbox holds an enabled webhook to this n8n's production URL of `webhookId` (it kept it across the restart). */
+function webhookHeld(sandbox: Sandbox, n8nUrl: string, webhookId: string): boolean {
+	return sandbox
+		.instanceNames()
+		.some((name) => {
+			const hook = sandbox.webhookOf(name);
+			return !!hook?.enabled && hook.url.startsWith(`${n8nUrl}/webhook/${webhookId}`);
+		});
 }
 
 /**
@@ -196,25 +266,45 @@ async function registerAgain(rest: RestClient, id: string, activeVersionId: stri
  * (its sandbox webhook is registered again, from the published version).
  */
 export async function startPlayground(opts: PlaygroundOptions): Promise<Playground> {
-	const say = opts.say ?? (() => undefined);
+	const t0 = Date.now();
+	const timings: Array<{ step: string; seconds: number }> = [];
+	let stepStarted = t0;
+	let stepName = '';
+	const seconds = (ms: number) => Math.round(ms / 100) / 10;
+	// Each line says when it began; each step's duration is kept for the summary.
+	const say = (line: string) => (opts.say ?? (() => undefined))(`${seconds(Date.now() - t0).toFixed(1)} s  ${line}`);
+	const step = (name: string, line: string) => {
+		const now = Date.now();
+		if (stepName) timings.push({ step: stepName, seconds: seconds(now - stepStarted) });
+		stepName = name;
+		stepStarted = now;
+		say(line);
+	};
 	const version = opts.version ?? DEFAULT_N8N_VERSION;
 	const userFolder = path.resolve(opts.userFolder);
 	fs.mkdirSync(path.join(userFolder, '.n8n'), { recursive: true });
 	const logFile = path.join(userFolder, 'n8n.log');
 
-	say(`making sure n8n ${version} is installed (the first run downloads ~3 GB and takes 5-7 minutes)`);
+	step('n8n installed', `making sure n8n ${version} is installed (the first run downloads ~3 GB and compiles sqlite3: 3-10 minutes)`);
 	await ensureN8n(version);
 
-	let tarball = opts.tarball;
-	if (!tarball) {
-		say('building and packing the package (npm pack)');
-		tarball = await packRepo();
+	if (opts.tarball) {
+		step('package installed', `installing ${path.basename(opts.tarball)} into ${path.relative(process.cwd(), userFolder) || '.'}/.n8n/nodes`);
+		await installTarballIntoUserFolder(opts.tarball, userFolder);
+	} else {
+		const hash = packageSourceHash();
+		if (installedIsCurrent(userFolder, hash)) {
+			step('package unchanged', 'the package is unchanged since it was installed: not packing it again');
+		} else {
+			step('package built and installed', 'building and packing the package (npm pack), then installing it into the dev n8n');
+			const tarball = await packRepo();
+			await installTarballIntoUserFolder(tarball, userFolder);
+			fs.rmSync(path.dirname(tarball), { recursive: true, force: true });
+			fs.writeFileSync(installedHashFile(userFolder), `${hash}\n`);
+		}
 	}
-	say(`installing ${path.basename(tarball)} into ${path.relative(process.cwd(), userFolder) || '.'}/.n8n/nodes`);
-	await installTarballIntoUserFolder(tarball, userFolder);
-	if (!opts.tarball) fs.rmSync(path.dirname(tarball), { recursive: true, force: true });
 
-	say(`starting the sandbox on port ${opts.sandboxPort}`);
+	step('sandbox started', `starting the sandbox on port ${opts.sandboxPort}`);
 	const { startSandbox } = await import('../sandbox/server');
 	const sandbox = await startSandbox({
 		port: opts.sandboxPort,
@@ -222,6 +312,8 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
 		dialect: 'v2',
 		apiKey: DEV_API_KEY,
 		instances: [{ name: DEMO_INSTANCE }],
+		stateFile: sandboxStateFile(userFolder),
+		fresh: opts.fresh,
 	}).catch((e: NodeJS.ErrnoException) => {
 		if (e.code === 'EADDRINUSE') {
 			throw new Error(`port ${opts.sandboxPort} is taken: stop what uses it, or pick another with DEV_SANDBOX_PORT=<port> npm start`);
@@ -235,13 +327,14 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
 		notes.push(line);
 		say(line);
 	};
+	if (sandbox.stateNote) note(sandbox.stateNote);
 	let n8n: N8nHandle | undefined;
 	try {
 		// CLI imports run while the server is stopped (they share the sqlite database).
 		const state = readState(userFolder);
 		let createdExample = false;
 		if (!state.credentialId) {
-			say(`creating the credential "${DEV_CREDENTIAL_NAME}"`);
+			step('credential imported (n8n CLI)', `creating the credential "${DEV_CREDENTIAL_NAME}"`);
 			state.credentialId = await importCredential(
 				userFolder,
 				{
@@ -255,14 +348,14 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
 			writeState(userFolder, state);
 		}
 		if (!state.workflowId) {
-			say(`importing the example workflow "${DEMO_WORKFLOW_NAME}"`);
+			step('example imported (n8n CLI)', `importing the example workflow "${DEMO_WORKFLOW_NAME}"`);
 			const wf = replyWorkflow(state.credentialId, { instance: DEMO_INSTANCE, credentialName: DEV_CREDENTIAL_NAME });
 			state.workflowId = await importWorkflow(userFolder, wf, version);
 			writeState(userFolder, state);
 			createdExample = true;
 		}
 
-		say(`starting n8n on port ${opts.n8nPort} (its output goes to ${path.relative(process.cwd(), logFile) || logFile})`);
+		step('n8n started', `starting n8n on port ${opts.n8nPort} (its output goes to ${path.relative(process.cwd(), logFile) || logFile})`);
 		fs.appendFileSync(logFile, `\n===== n8n ${version} started by npm start at ${new Date().toISOString()} on port ${opts.n8nPort}\n`);
 		n8n = await startN8n({ version, userFolder, port: opts.n8nPort, logFile }).catch((e: Error) => {
 			if (/EADDRINUSE|address already in use|port \d+ is already in use/i.test(e.message)) {
@@ -270,6 +363,7 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
 			}
 			throw new Error(`n8n did not start; its output is in ${logFile}. Last lines:\n${e.message.split('\n').slice(-15).join('\n')}`);
 		});
+		step('owner, credential and webhooks checked', 'logging in; checking the credential and the published workflows\' webhooks');
 		const rest = await setupOwnerAndLogin(n8n.url, DEV_OWNER);
 
 		// The sandbox keeps webhooks in memory, and n8n 2.x does not run a trigger's webhook
@@ -285,6 +379,8 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
 			});
 		} else if (credentialOk) {
 			for (const wf of await publishedSandboxWorkflows(rest, state.credentialId)) {
+				// The sandbox kept it (its state is saved): nothing to do.
+				if (wf.webhookIds.length > 0 && wf.webhookIds.every((w) => webhookHeld(sandbox, n8n!.url, w))) continue;
 				say(`registering the sandbox webhook of the published workflow "${wf.name}"`);
 				await registerAgain(rest, wf.id, wf.activeVersionId).catch((e) => {
 					note(
@@ -315,6 +411,7 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
 			}
 		}
 
+		step('', 'ready');
 		const started = n8n;
 		return {
 			n8n: started,
@@ -324,6 +421,7 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
 			logFile,
 			webhookStatus,
 			notes,
+			timings,
 			stop: async () => {
 				await started.stop().catch(() => undefined);
 				await sandbox.close().catch(() => undefined);
@@ -341,40 +439,58 @@ async function main(): Promise<void> {
 	const n8nPort = Number(process.env.DEV_N8N_PORT || 5678);
 	const sandboxPort = Number(process.env.DEV_SANDBOX_PORT || 8181);
 	const version = process.env.DEV_N8N_VERSION || DEFAULT_N8N_VERSION;
+	const userFolder = path.resolve(process.env.DEV_USER_FOLDER || path.join(REPO_ROOT, '.n8n-dev'));
+	const args = process.argv.slice(2);
+	const unknown = args.filter((a) => a !== '--fresh');
+	if (unknown.length > 0) {
+		console.error(`[start] unknown option ${unknown.join(' ')}; the one option is --fresh (start the sandbox empty)`);
+		process.exit(2);
+	}
 
+	// If this process is killed (SIGKILL skips every handler), the keeper ends n8n and says so.
+	keeperSaysWhenDone('[start] stopped (npm start was ended before it could stop n8n; the keeper ended it)');
 	let playground: Playground | undefined;
 	let stopping = false;
 	const stopAll = async (code: number) => {
-		if (stopping) return;
+		if (stopping) {
+			// A second Ctrl-C: do not wait for n8n's graceful shutdown. The exit hook SIGKILLs it.
+			say('forced: killing n8n now');
+			keeperSaysWhenDone('[start] stopped (forced)');
+			process.exit(130);
+		}
 		stopping = true;
-		say('stopping n8n and the sandbox…');
+		say('stopping n8n and the sandbox… (Ctrl-C again to force)');
 		await playground?.stop();
 		say('stopped');
 		process.exit(code);
 	};
 	process.on('SIGINT', () => void stopAll(0));
 	process.on('SIGTERM', () => void stopAll(0));
+	process.on('SIGHUP', () => void stopAll(0));
 
 	try {
-		playground = await startPlayground({ userFolder: path.join(REPO_ROOT, '.n8n-dev'), n8nPort, sandboxPort, version, say });
+		playground = await startPlayground({ userFolder, n8nPort, sandboxPort, version, say, fresh: args.includes('--fresh') });
 	} catch (e) {
 		console.error(`[start] ${e instanceof Error ? e.message : String(e)}`);
 		process.exit(1);
 	}
-	const { n8n, sandbox, state, logFile, webhookStatus } = playground;
+	const { n8n, sandbox, state, logFile, webhookStatus, timings } = playground;
+	const total = timings.reduce((sum, t) => sum + t.seconds, 0);
+	say(`ready after ${total.toFixed(1)} s: ${timings.map((t) => `${t.step} ${t.seconds.toFixed(1)} s`).join(', ')}`);
 	const line = '─'.repeat(72);
 	console.log(`\n${line}`);
-	console.log(`  n8n editor      ${n8n.url}/   (n8n ${version})`);
+	console.log(`  n8n editor      ${n8n.url}/   (n8n ${version}, pid ${n8n.pid})`);
 	console.log(`  login           ${DEV_OWNER.email} / ${DEV_OWNER.password}   (dev only)`);
 	console.log(`  example         ${n8n.url}/workflow/${state.workflowId}  "${DEMO_WORKFLOW_NAME}"`);
-	console.log(`  sandbox         ${sandbox.url}   instance "${DEMO_INSTANCE}", API key ${DEV_API_KEY}`);
+	console.log(`  sandbox         ${sandbox.url}   instance "${DEMO_INSTANCE}", API key ${DEV_API_KEY}, pid ${process.pid}`);
+	console.log(`  sandbox data    ${path.relative(process.cwd(), sandboxStateFile(userFolder)) || sandboxStateFile(userFolder)}   (npm start -- --fresh empties it)`);
 	console.log(`  chat page       ${sandbox.url}/chat`);
 	console.log(`  webhook         ${webhookStatus}`);
 	console.log(`  send a message  npm run sandbox -- send --url ${sandbox.url} --instance ${DEMO_INSTANCE} --from 5511999990000 --text hello`);
 	console.log(`  connect a phone Instance → Create, then Connect (QR code as binary); scan it with the chat page's button`);
 	console.log(`                  or: npm run sandbox -- scan --url ${sandbox.url} --instance <name>   (README: onboarding recipe)`);
 	console.log(`  n8n log         ${path.relative(process.cwd(), logFile) || logFile}`);
-	console.log(`  stop            Ctrl-C`);
+	console.log(`  stop            Ctrl-C (twice to force)`);
 	console.log(`${line}\n`);
 
 	const code = await n8n.exited;

@@ -1,8 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { configEventName } from '../shared/events';
+import { cleanFileName, cleanMimeType, extensionFor, UNKNOWN_MIME_TYPE } from '../shared/files';
 import { eventDedupeKey, messageDedupeKey } from './dedupe';
-import { withoutSecret } from './secretUrl';
+import { isSecretName, secretsIn } from '../shared/redact';
 import { cleanCopy } from './shape';
 
 /**
@@ -68,27 +69,31 @@ function str(value: unknown): string | undefined {
 	return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** The instance token the server put into the body (`apikey`), to hide wherever it appears. */
-function tokenOf(body: IDataObject): string[] {
-	const token: unknown = Object.prototype.hasOwnProperty.call(body, 'apikey') ? body.apikey : undefined;
-	return typeof token === 'string' || typeof token === 'number' ? [String(token)] : [];
+function isUrl(text: string): boolean {
+	try {
+		new URL(text);
+		return true;
+	} catch {
+		return false;
+	}
 }
 
 /** The body as a typed delivery, or the reason it is not one (answered with 400). */
 export function parseDelivery(body: unknown, secrets: readonly string[]): Parsed {
 	if (!isRecord(body)) return { ok: false, reason: EXPECTED_SHAPE };
-	const cleaned = cleanCopy(body, [...secrets, ...tokenOf(body)]);
+	// The instance token the server puts into the body (`apikey`, under any spelling) and any
+	// other value under a secret's name is hidden wherever else it appears too.
+	const cleaned = cleanCopy(body, [...secrets, ...secretsIn(body)]);
 	if (!cleaned.ok) return { ok: false, reason: `The delivery is ${cleaned.reason}` };
-	const clean = cleaned.value as IDataObject;
-	const { apikey: _token, data, ...envelope } = clean;
+	const { data, ...rest } = cleaned.value as IDataObject;
+	const envelope: IDataObject = {};
+	for (const [key, value] of Object.entries(rest)) if (!isSecretName(key)) envelope[key] = value;
 	if (typeof envelope.event !== 'string' || envelope.event.trim() === '') return { ok: false, reason: EXPECTED_SHAPE };
 	if (envelope.instance !== undefined && typeof envelope.instance !== 'string') return { ok: false, reason: EXPECTED_SHAPE };
 	if (!isRecord(data) && !Array.isArray(data)) return { ok: false, reason: EXPECTED_SHAPE };
-	if (typeof envelope.destination === 'string') {
-		const destination = withoutSecret(envelope.destination);
-		if (destination === undefined) delete envelope.destination;
-		else envelope.destination = destination;
-	}
+	// The copy already lacks the secret (also percent-encoded); the text is kept as it came,
+	// never re-encoded, and one that is not an address is left out.
+	if (typeof envelope.destination === 'string' && !isUrl(envelope.destination)) delete envelope.destination;
 	const event = envelope.event;
 	const eventName = configEventName(event);
 	const instance = typeof envelope.instance === 'string' ? envelope.instance : '';
@@ -242,31 +247,16 @@ function mediaOf(message: IDataObject): MediaInfo | undefined {
 	const kind = MEDIA_KINDS.find((name) => isRecord(m[name]));
 	if (!kind) return undefined;
 	const media = m[kind] as IDataObject;
-	const mimeType = (str(media.mimetype) ?? 'application/octet-stream').split(';')[0].trim().slice(0, 255);
-	const fileName = str(media.fileName);
+	// As a header would carry them: a type without parameters, a base name without control characters.
+	const mimeType = cleanMimeType(media.mimetype)?.split(';')[0].trim() ?? UNKNOWN_MIME_TYPE;
+	const fileName = cleanFileName(media.fileName);
 	return { kind: kind.replace(/Message$/, ''), mimeType, ...(fileName ? { fileName } : {}) };
 }
-
-const EXTENSIONS: Record<string, string> = {
-	'image/jpeg': 'jpg',
-	'image/png': 'png',
-	'image/webp': 'webp',
-	'image/gif': 'gif',
-	'video/mp4': 'mp4',
-	'video/3gpp': '3gp',
-	'audio/ogg': 'ogg',
-	'audio/mpeg': 'mp3',
-	'audio/mp4': 'm4a',
-	'audio/aac': 'aac',
-	'application/pdf': 'pdf',
-	'text/plain': 'txt',
-	'application/octet-stream': 'bin',
-};
 
 /** The file's own name, or one made of the message id and the MIME type's usual extension. */
 export function fileNameOf(media: MediaInfo, messageId: string): string {
 	if (media.fileName) return media.fileName;
 	const subtype = media.mimeType.split('/')[1] ?? 'bin';
-	const extension = EXTENSIONS[media.mimeType] ?? subtype.replace(/[^a-z0-9]/gi, '').slice(0, 8);
-	return `${messageId || media.kind}.${extension || 'bin'}`;
+	const extension = extensionFor(media.mimeType) ?? subtype.replace(/[^a-z0-9]/gi, '').slice(0, 8);
+	return cleanFileName(`${messageId || media.kind}.${extension || 'bin'}`) ?? `${media.kind}.bin`;
 }

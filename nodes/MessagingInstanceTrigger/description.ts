@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { ALL_EVENTS } from '../shared/dialect';
 import { eventOptions } from '../shared/events';
+import { MAX_FILE_SIZE_OPTION, maxFileBytes, maxFileSizeProperty } from '../shared/files';
 
 export const DEFAULT_BINARY_PROPERTY = 'data';
 
@@ -64,6 +65,8 @@ export const triggerProperties: INodeProperties[] = [
 				description:
 					'Whether simplified items keep the delivered event under "raw" (without the instance token and the webhook secret). Has no effect on the raw output format.',
 			},
+			// Shown whether or not Media as Binary was added: that option is on by default.
+			maxFileSizeProperty('media file made binary from a delivery; a larger one is left out and the item says why in "mediaError"'),
 			{
 				displayName: 'Media as Binary',
 				name: 'mediaAsBinary',
@@ -104,6 +107,8 @@ export interface TriggerOptions {
 	mediaAsBinary: boolean;
 	binaryPropertyName: string;
 	includeRaw: boolean;
+	/** The largest media file made binary, in bytes. */
+	maxFileBytes: number;
 }
 
 const OPTIONS = triggerProperties.find((property) => property.name === 'options')?.options ?? [];
@@ -134,5 +139,6 @@ export function readOptions(raw: unknown): TriggerOptions {
 		mediaAsBinary: flag(options, 'mediaAsBinary'),
 		binaryPropertyName: binaryPropertyName === '' ? DEFAULT_BINARY_PROPERTY : binaryPropertyName,
 		includeRaw: flag(options, 'includeRaw'),
+		maxFileBytes: maxFileBytes(options[MAX_FILE_SIZE_OPTION]),
 	};
 }

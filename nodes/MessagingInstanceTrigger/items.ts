@@ -1,5 +1,6 @@
 import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { base64ProblemText, decodeBase64Text } from '../shared/files';
 import type { Delivery, DeliveryEvent } from './delivery';
 import { fileNameOf, isGroupJid, messageTypeOf, textOf } from './delivery';
 import type { TriggerOptions } from './description';
@@ -50,18 +51,24 @@ export async function itemOf(
 	const item: INodeExecutionData = { json: {} };
 	const message = event.message;
 	let data = event.data;
+	let mediaError: string | undefined;
 	if (options.mediaAsBinary && message?.base64 && message.media) {
-		const buffer = Buffer.from(message.base64.replace(/^data:[^,]{0,200},/, ''), 'base64');
-		const fileName = fileNameOf(message.media, event.key?.id ?? '');
-		item.binary = {
-			[options.binaryPropertyName]: await prepareBinary(buffer, fileName, message.media.mimeType),
-		};
-		// The file is in the binary data only, not a second time in the JSON.
+		const decoded = decodeBase64Text(message.base64, options.maxFileBytes);
+		if (decoded.ok) {
+			const fileName = fileNameOf(message.media, event.key?.id ?? '');
+			item.binary = {
+				[options.binaryPropertyName]: await prepareBinary(decoded.data, fileName, message.media.mimeType),
+			};
+		} else {
+			// No file rather than a wrong one: the item says why, and the workflow goes on.
+			mediaError = `No binary data: ${base64ProblemText(decoded.problem, options.maxFileBytes)}`;
+		}
+		// The file is in the binary data only, not a second time in the JSON (nor a broken one at all).
 		data = withoutFile(data);
 	}
 	const raw: IDataObject = { ...delivery.envelope, data };
 	if (options.outputFormat === 'raw') {
-		item.json = { ...raw, dedupeKey: event.dedupeKey };
+		item.json = { ...raw, dedupeKey: event.dedupeKey, ...(mediaError ? { mediaError } : {}) };
 		return item;
 	}
 	const simplified =
@@ -71,6 +78,7 @@ export async function itemOf(
 	item.json = {
 		...simplified,
 		dedupeKey: event.dedupeKey,
+		...(mediaError ? { mediaError } : {}),
 		...(options.includeRaw ? { raw } : {}),
 	};
 	return item;

@@ -2,7 +2,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IHookFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
 import { webhookBody, type Dialect } from '../shared/dialect';
-import { redactError } from '../shared/redact';
+import { redactError, secretsIn, secretsOfUrl } from '../shared/redact';
 import { readWebhook, ROUTES, type FoundWebhook } from '../shared/routes';
 import { apiRequest, openConnection, type Connection } from '../shared/transport';
 import { readOptions } from './description';
@@ -19,10 +19,17 @@ import { secretInUrl, SECRET_HEADER, withoutSecret, withSecret } from './secretU
  * headers also gets it as a header.
  */
 
-/** What one Set Webhook call registered (or would register); its URL is the full one, with the secret. */
+/**
+ * What one Set Webhook call registered (or would register); its URL is the full one, with the
+ * secret, except where the static data keeps it (`kept`).
+ */
 export type Registration = FoundWebhook;
 
-/** The node's own slice of the workflow's static data. */
+/**
+ * The node's own slice of the workflow's static data. It never holds this node's secret: the
+ * registrations are kept without it (`kept`) and it is derived again when they are used
+ * (`withDerivedSecret`).
+ */
 export interface TriggerStaticData extends IDataObject {
 	/** A random secret stored by an earlier version; accepted until the derived one is registered. */
 	secret?: string;
@@ -30,6 +37,29 @@ export interface TriggerStaticData extends IDataObject {
 	production?: Registration;
 	/** A running "Listen for test event": its URL and what the instance had before. */
 	test?: { url: string; registration: Registration; previous: Registration | null };
+}
+
+/** A registration as the static data keeps it: without this node's secret in the URL or the headers. */
+function kept(registration: Registration, secret: string): Registration {
+	const ours = secretInUrl(registration.url) === secret;
+	const headers: Record<string, string> = {};
+	for (const [name, value] of Object.entries(registration.headers ?? {})) {
+		if (name.toLowerCase() !== SECRET_HEADER && value !== secret) headers[name] = value;
+	}
+	return {
+		...registration,
+		url: ours ? (withoutSecret(registration.url) ?? registration.url) : registration.url,
+		headers,
+		...(ours ? { derivedSecret: true } : {}),
+	};
+}
+
+/** A registration the static data kept, with this node's secret derived again where it had it. */
+function withDerivedSecret(registration: Registration, secret: string): Registration {
+	// Kept by an earlier version with the secret in it, or marked as ours when it was kept.
+	if (registration.derivedSecret !== true && !secretInUrl(registration.url)) return registration;
+	const { derivedSecret: _ours, ...rest } = registration;
+	return { ...rest, url: withSecret(registration.url, secret), headers: { ...registration.headers, [SECRET_HEADER]: secret } };
 }
 
 export function staticDataOf(ctx: { getWorkflowStaticData(type: string): IDataObject }): TriggerStaticData {
@@ -114,22 +144,22 @@ function bodyOf(dialect: Dialect, registration: Registration, enabled: boolean):
 	});
 }
 
-/** Every secret an error of these calls could echo: to be hidden from it. */
-function secretsOf(
+/** Every secret an error of these calls could echo, to hide from it: the key, the secrets, any header value. */
+function secretsToHide(
 	ctx: IHookFunctions,
 	connection: Connection,
 	data: TriggerStaticData,
 	...registrations: Array<Registration | null | undefined>
 ): string[] {
-	const secrets = new Set<string>();
-	const derived = secretFor(ctx, connection);
-	for (const secret of [derived, data.secret, apiKeyOf(connection)]) if (secret) secrets.add(secret);
+	const secrets = new Set<string>([apiKeyOf(connection), ...secretsOfUrl(connection.baseUrl)]);
+	for (const secret of [secretFor(ctx, connection), data.secret]) if (secret) secrets.add(secret);
 	for (const registration of registrations) {
 		if (!registration) continue;
-		for (const value of Object.values(registration.headers ?? {})) secrets.add(String(value));
+		for (const value of secretsIn({ headers: registration.headers ?? {} })) secrets.add(value);
 		const secret = secretInUrl(registration.url);
 		if (secret) secrets.add(secret);
 	}
+	secrets.delete('');
 	return [...secrets];
 }
 
@@ -243,10 +273,10 @@ export async function webhookExists(ctx: IHookFunctions): Promise<boolean> {
 		ctx,
 		settings.connection,
 		settings.instance,
-		secretsOf(ctx, settings.connection, data, wanted),
+		secretsToHide(ctx, settings.connection, data, wanted),
 	);
 	if (!found || !sameRegistration(wanted, found)) return false;
-	data.production = wanted;
+	data.production = kept(wanted, settings.secret);
 	return true;
 }
 
@@ -255,7 +285,7 @@ export async function createWebhook(ctx: IHookFunctions): Promise<boolean> {
 	const data = staticDataOf(ctx);
 	const url = currentUrl(ctx);
 	const registration = registrationFor(settings, url, settings.secret);
-	const secrets = secretsOf(ctx, settings.connection, data, registration, data.production);
+	const secrets = secretsToHide(ctx, settings.connection, data, registration, data.production);
 
 	if (isTestRun(ctx)) {
 		// One webhook per instance: remember what the test URL replaces, to restore it after.
@@ -266,14 +296,23 @@ export async function createWebhook(ctx: IHookFunctions): Promise<boolean> {
 					? found
 					: null
 				: (data.production ?? null);
-		data.test = { url, registration, previous };
+		data.test = {
+			url,
+			registration: kept(registration, settings.secret),
+			previous: previous ? kept(previous, settings.secret) : null,
+		};
 	} else {
-		data.production = registration;
+		data.production = kept(registration, settings.secret);
 	}
 	await setWebhook(ctx, settings, registration, true, secrets);
 	// The derived secret is registered now: a random one an earlier version stored is not needed.
 	delete data.secret;
 	return true;
+}
+
+/** Whether two webhook URLs are the same address, whatever secret each carries. */
+function sameAddress(a: string, b: string): boolean {
+	return (withoutSecret(a) ?? a) === (withoutSecret(b) ?? b);
 }
 
 async function deleteTest(
@@ -284,28 +323,30 @@ async function deleteTest(
 	const connection = await openConnection(ctx);
 	const instance = String(ctx.getNodeParameter('instance', '')).trim();
 	const settings = { connection, instance };
-	const secrets = secretsOf(ctx, connection, data, test.registration, test.previous, data.production);
+	const secret = secretFor(ctx, connection) ?? '';
+	const registration = withDerivedSecret(test.registration, secret);
+	const previous = test.previous ? withDerivedSecret(test.previous, secret) : null;
+	const secrets = secretsToHide(ctx, connection, data, registration, previous, data.production);
 	const found = await findWebhook(ctx, connection, instance, secrets, true);
-	if (connection.dialect.hasWebhookFind && found && found.url !== test.registration.url) {
+	if (connection.dialect.hasWebhookFind && found && !sameAddress(found.url, registration.url)) {
 		// Someone registered another URL during the test: theirs stays.
 		return;
 	}
-	const previous = test.previous;
 	if (previous && previous.events.length > 0) {
 		await setWebhook(ctx, settings, previous, previous.enabled, secrets, true);
 	} else {
-		await setWebhook(ctx, settings, test.registration, false, secrets, true);
+		await setWebhook(ctx, settings, registration, false, secrets, true);
 	}
 }
 
 async function deleteProduction(ctx: IHookFunctions, data: TriggerStaticData): Promise<void> {
-	const registration = data.production;
-	if (!registration) return;
+	if (!data.production) return;
 	const connection = await openConnection(ctx);
+	const registration = withDerivedSecret(data.production, secretFor(ctx, connection) ?? '');
 	const instance = String(ctx.getNodeParameter('instance', '')).trim();
-	const secrets = secretsOf(ctx, connection, data, registration);
+	const secrets = secretsToHide(ctx, connection, data, registration);
 	const found = await findWebhook(ctx, connection, instance, secrets, true);
-	if (connection.dialect.hasWebhookFind && (!found || found.url !== registration.url)) {
+	if (connection.dialect.hasWebhookFind && (!found || !sameAddress(found.url, registration.url))) {
 		// The instance's webhook is no longer ours (or there is none): nothing to switch off.
 		return;
 	}

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isSecretName, REDACTED, Redactor } from '../shared/redact';
+
 /**
  * The one walk over a delivery's body, before anything reads it. It makes the copy that the
  * trigger filters and emits (the same object for both), and on the way:
@@ -10,7 +12,8 @@ import type { IDataObject } from 'n8n-workflow';
  * - drops `__proto__`, `constructor` and `prototype` keys, which no event carries and which
  *   would make a copy of the data differ from the data (an assignment to `__proto__` sets a
  *   prototype, and then a field read finds what the filter never saw);
- * - replaces every secret: in texts, in keys, and a number or a short text that is a secret;
+ * - replaces every secret (shared/redact.ts): in texts, in keys, a number or a short text that
+ *   is a secret, and any value under a secret's name (`apiKey`, `token`, … in any case);
  *   except in a `base64` text (a file's content, often megabytes: a secret can only appear
  *   there by a coincidence of the encoding, and the file goes out as the file it is).
  *
@@ -19,28 +22,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 export const MAX_DEPTH = 64;
 export const MAX_VALUES = 200_000;
-export const REDACTED = '[redacted]';
-/** Shorter secrets are only hidden as a whole value: as a part, they would match ordinary text. */
-const MIN_PART_LENGTH = 8;
 
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const FILE_KEY = 'base64';
 
 export type CleanCopy = { ok: true; value: unknown } | { ok: false; reason: string };
-
-/** A function that hides the given secrets in one text. */
-export function secretHider(secrets: readonly string[]): (text: string) => string {
-	const whole = new Set(secrets.filter((secret) => secret !== ''));
-	const parts = [...whole].filter((secret) => secret.length >= MIN_PART_LENGTH);
-	return (text) => {
-		if (whole.has(text)) return REDACTED;
-		let result = text;
-		for (const secret of parts) {
-			if (result.includes(secret)) result = result.split(secret).join(REDACTED);
-		}
-		return result;
-	};
-}
 
 function isContainer(value: unknown): value is object {
 	return typeof value === 'object' && value !== null;
@@ -64,7 +50,8 @@ interface Frame {
 }
 
 export function cleanCopy(root: unknown, secrets: readonly string[]): CleanCopy {
-	const hide = secretHider(secrets);
+	const redactor = new Redactor(secrets);
+	const hide = (text: string) => redactor.text(text);
 	if (!isContainer(root)) return { ok: true, value: leaf(root, hide) };
 	const top: IDataObject | unknown[] = Array.isArray(root) ? [] : {};
 	const stack: Frame[] = [{ source: root, target: top, depth: 1 }];
@@ -82,7 +69,9 @@ export function cleanCopy(root: unknown, secrets: readonly string[]): CleanCopy 
 			if (!isList && UNSAFE_KEYS.has(key)) continue;
 			const entry: unknown = isList ? (source as unknown[])[index] : (source as Record<string, unknown>)[key];
 			let value: unknown;
-			if (isContainer(entry)) {
+			if (!isList && isSecretName(key) && entry !== null && entry !== undefined && entry !== '') {
+				value = REDACTED;
+			} else if (isContainer(entry)) {
 				value = Array.isArray(entry) ? [] : {};
 				stack.push({ source: entry, target: value as IDataObject | unknown[], depth: depth + 1 });
 			} else if (key === FILE_KEY && typeof entry === 'string') {

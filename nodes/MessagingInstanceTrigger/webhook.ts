@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { redactError } from '../shared/redact';
+import { redactError, secretsOfUrl } from '../shared/redact';
 import { CREDENTIAL_TYPE } from '../shared/transport';
 import { firstSighting, forget } from './dedupe';
 import { isGroupJid, parseDelivery, type DeliveryEvent } from './delivery';
@@ -34,19 +34,24 @@ function drop(reason: string): IWebhookResponseData {
 	return { webhookResponse: { received: true, ignored: reason } };
 }
 
-/** The secrets a delivery may carry: the derived one, and one an earlier version stored. */
-async function secretsOf(
+/**
+ * The secrets a delivery may carry to be let in (the derived one, and one an earlier version
+ * stored), and every secret to hide from what the trigger emits (those, the API key, the
+ * Base URL's password).
+ */
+async function deliverySecrets(
 	ctx: IWebhookFunctions,
 	scope: SecretScope,
 ): Promise<{ accepted: string[]; hidden: string[] }> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
+	const baseUrlSecrets = typeof credentials.baseUrl === 'string' ? secretsOfUrl(credentials.baseUrl) : [];
 	const derived = deriveSecret(apiKey, scope);
 	// A node registered by an earlier version kept a random secret in the static data; it
 	// stays valid until the next activation registers the derived one (and removes it).
 	const legacy = staticDataOf(ctx).secret;
 	const accepted = [derived, legacy].filter((secret): secret is string => typeof secret === 'string' && secret !== '');
-	return { accepted, hidden: [...accepted, ...(apiKey ? [apiKey] : [])] };
+	return { accepted, hidden: [...accepted, ...(apiKey ? [apiKey] : []), ...baseUrlSecrets] };
 }
 
 /** Whether the delivery carries this node's secret: in the URL, or in our header. */
@@ -72,7 +77,7 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	// n8n copies the node on every getNode(): once per delivery is enough.
 	const node = ctx.getNode();
 	const workflowId = ctx.getWorkflow().id ?? '';
-	const secrets = await secretsOf(ctx, secretScopeOf({ id: workflowId }, node));
+	const secrets = await deliverySecrets(ctx, secretScopeOf({ id: workflowId }, node));
 	if (!authorised(ctx, secrets.accepted)) return respond(ctx, 401, 'Unauthorized');
 
 	const parsed = parseDelivery(ctx.getBodyData(), secrets.hidden);

@@ -21,3 +21,25 @@ function withoutTrailingSlashes(text: string): string {
  */
 export const BASE_URL_EXPRESSION =
 	"={{ String($credentials.baseUrl).trim().replace(/^(.*[^/])?\\/*$/, '$1').replace(/\\/manager$/i, '').replace(/^(.*[^/])?\\/*$/, '$1') }}";
+
+/**
+ * What is wrong with a (normalised) Base URL before any request, or undefined: an empty or
+ * scheme-less address would otherwise read as an unreachable server.
+ */
+export function baseUrlProblem(url: string): { message: string; hint: string } | undefined {
+	if (url === '') {
+		return { message: 'The Base URL in the credential is empty', hint: 'Enter the server\'s root address, e.g. https://evolution.example.com.' };
+	}
+	if (!/^https?:\/\//i.test(url)) {
+		return {
+			message: 'The Base URL in the credential does not start with http:// or https://',
+			hint: 'Write the address with its scheme, e.g. https://evolution.example.com instead of evolution.example.com.',
+		};
+	}
+	try {
+		new URL(url);
+	} catch {
+		return { message: 'The Base URL in the credential is not a valid address', hint: 'Check it for spaces or stray characters, e.g. https://evolution.example.com.' };
+	}
+	return undefined;
+}

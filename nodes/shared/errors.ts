@@ -2,6 +2,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
 import { licenceGate } from './licence';
+import { redactText } from './redact';
 
 /**
  * The one place that turns a failed request into what the user reads. The server's own text
@@ -29,7 +30,27 @@ const NETWORK_CODES = new Set([
 	'ENETUNREACH',
 	'EPIPE',
 	'ERR_CANCELED',
+	'ERR_BAD_RESPONSE',
+	'ERR_INVALID_CHAR',
+	'ERR_HTTP_INVALID_HEADER_VALUE',
 ]);
+
+/** Failures where the server was reached: not "unreachable", and the Base URL is not the cause. */
+const REACHED: Record<string, { message: string; description: string }> = {
+	ERR_BAD_RESPONSE: {
+		message: 'The server closed the connection in the middle of its answer',
+		description:
+			'The server took the request and began to answer, then dropped the connection: it may or may not have handled the request. Check the server\'s logs, and any proxy in between for a size or time limit.',
+	},
+	ERR_INVALID_CHAR: {
+		message: 'A request header holds a character it cannot carry',
+		description: 'Check the API key in the credential for a line break or an invisible character copied with it.',
+	},
+	ERR_HTTP_INVALID_HEADER_VALUE: {
+		message: 'A request header holds a value it cannot carry',
+		description: 'Check the API key in the credential for a line break or an invisible character copied with it.',
+	},
+};
 
 const NETWORK_WORDS: Record<string, string> = {
 	ECONNREFUSED: 'connection refused',
@@ -204,13 +225,15 @@ export interface FailedRequestContext {
 	deadlineMs?: number;
 	/** Set when the execution was stopped while the request was under way. */
 	cancelled?: boolean;
+	/** Secrets to take out of the server's text before it is cut (a cut secret would leave a part behind). */
+	secrets?: readonly string[];
 }
 
 export function toApiError(
 	node: INode,
 	error: unknown,
 	itemIndex: number,
-	{ instance, requestUrl, deadlineMs, cancelled }: FailedRequestContext,
+	{ instance, requestUrl, deadlineMs, cancelled, secrets = [] }: FailedRequestContext,
 ): NodeApiError {
 	const failed = unwrap(error);
 	if (failed.status === undefined && cancelled) {
@@ -230,6 +253,10 @@ export function toApiError(
 			}));
 		}
 		const code = failed.networkCode ?? 'no response';
+		const reached = REACHED[code];
+		if (reached) {
+			return forAgent(node, new NodeApiError(node, { reason: code } as JsonObject, { ...reached, itemIndex }));
+		}
 		return forAgent(node, new NodeApiError(
 			node,
 			// No `code` key here: NodeApiError would swap our message for its generic one.
@@ -247,7 +274,7 @@ export function toApiError(
 	const messages = serverMessages(failed.body);
 	let text = messages.length > 0 ? messages.join('; ') : 'The server answered with an error';
 	// A server may answer with a whole page of text: the message stays readable.
-	if (text.length > 500) text = `${text.slice(0, 500)}…`;
+	text = readableServerText(redactText(text, secrets));
 	if (failed.status >= 300 && failed.status < 400) {
 		text = `The server redirects to ${locationOf(failed.headers)}`;
 	} else if (failed.status === 429) {
@@ -267,6 +294,17 @@ export function toApiError(
 	}));
 }
 
+/** The longest server text a message shows. */
+const MAX_SERVER_TEXT = 500;
+
+/**
+ * A server's text as a message shows it: cut to MAX_SERVER_TEXT characters. Secrets must be
+ * out of it before (a cut secret would leave a part of itself that no redaction finds).
+ */
+export function readableServerText(text: string): string {
+	return text.length > MAX_SERVER_TEXT ? `${text.slice(0, MAX_SERVER_TEXT)}…` : text;
+}
+
 /** A 2xx answer that is not the JSON the interface promises (an HTML page, broken JSON). */
 export function notJsonError(node: INode, itemIndex: number, status: number, contentType: string): NodeApiError {
 	const what = /html/i.test(contentType) ? 'an HTML page' : `something that is not JSON${contentType ? ` (${contentType.slice(0, 60)})` : ''}`;
@@ -276,6 +314,29 @@ export function notJsonError(node: INode, itemIndex: number, status: number, con
 		httpCode: String(status),
 		itemIndex,
 	}));
+}
+
+/**
+ * What is wrong with the API key before any request, or undefined. A key pasted with a line
+ * break or an invisible character cannot be sent in a header at all, and would otherwise read
+ * as an unreachable server.
+ */
+export function apiKeyProblem(apiKey: string): { message: string; hint: string } | undefined {
+	const hint = 'Remove it from the API key in the credential (keys are often copied with one); the server\'s keys never contain it.';
+	if (/[\r\n]/.test(apiKey)) return { message: 'The API key in the credential contains a line break', hint };
+	if (/[\u200b-\u200f\u2028-\u202f\u2060-\u2064\ufeff\u00ad]/.test(apiKey)) {
+		return { message: 'The API key in the credential contains an invisible character (such as a zero-width space)', hint };
+	}
+	// Node.js refuses a header value with control characters or characters above U+00FF.
+	if (/[^\t\x20-\x7e\x80-\xff]/.test(apiKey)) {
+		return { message: 'The API key in the credential contains a character a request header cannot carry', hint };
+	}
+	return undefined;
+}
+
+/** A problem of the credential found before any request (no field of the node, no item). */
+export function credentialError(node: INode, itemIndex: number, problem: { message: string; hint: string }): NodeOperationError {
+	return forAgent(node, new NodeOperationError(node, problem.message, { itemIndex, description: problem.hint }));
 }
 
 /** An input error found before any request: names the field and the item. */

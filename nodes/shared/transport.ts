@@ -6,14 +6,16 @@ import type {
 	IHttpRequestMethods,
 	IN8nHttpFullResponse,
 	ILoadOptionsFunctions,
+	JsonObject,
 } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
-import { normaliseBaseUrl } from './baseUrl';
+import { baseUrlProblem, normaliseBaseUrl } from './baseUrl';
 import { dialectOf, type Dialect } from './dialect';
-import { notJsonError, toApiError } from './errors';
+import { apiKeyProblem, credentialError, notJsonError, toApiError } from './errors';
 import { MAX_TIMER_MS, requestTimeoutMs } from './deadline';
 import { jsonBody } from './jsonBody';
-import { redactError } from './redact';
+import { redactError, secretsOfUrl } from './redact';
 
 export const CREDENTIAL_TYPE = 'messagingInstanceApi';
 
@@ -61,6 +63,8 @@ export interface ApiRequest {
 	 * created), kept out of any error the same way.
 	 */
 	secrets?: readonly string[];
+	/** Reads a 2xx answer as it streams in, for an answer that carries a file (see streamedAnswer below). */
+	readAnswer?: AnswerReader;
 }
 
 /** The execution's own cancel signal, where the context has one (an execution stopped by the user). */
@@ -95,12 +99,15 @@ export async function apiRequest(
 	const deadlineMs = Math.min(connection.timeoutMs + (request.extraWaitMs ?? 0), MAX_TIMER_MS);
 	const deadline = AbortSignal.timeout(deadlineMs);
 	const cancel = cancelSignalOf(ctx);
-	const secrets = [connection.apiKey, ...(request.secrets ?? [])];
+	const secrets = [connection.apiKey, ...secretsOfUrl(connection.baseUrl), ...(request.secrets ?? [])];
+	const problem = baseUrlProblem(connection.baseUrl) ?? apiKeyProblem(connection.apiKey);
+	if (problem) throw redactError(credentialError(ctx.getNode(), itemIndex, problem), secrets);
 	const path =
 		request.instance === undefined ? request.route : `${request.route}/${encodeURIComponent(request.instance)}`;
 	const url = `${connection.baseUrl}${path}`;
 	const body = request.body ? jsonBody(request.body) : undefined;
 	let response: IN8nHttpFullResponse;
+	let streamed: Streamed | undefined;
 	try {
 		response = (await ctx.helpers.httpRequest({
 			method: request.method ?? 'POST',
@@ -113,23 +120,99 @@ export async function apiRequest(
 			disableFollowRedirect: true,
 			timeout: deadlineMs,
 			abortSignal: cancel ? AbortSignal.any([deadline, cancel]) : deadline,
+			...(request.readAnswer ? { encoding: 'stream' as const } : {}),
 		})) as IN8nHttpFullResponse;
+		if (request.readAnswer) streamed = await streamedAnswer(response, request.readAnswer);
 	} catch (error) {
 		const cancelled = cancel?.aborted === true;
 		const timedOut = deadline.aborted && !cancelled;
+		if (request.readAnswer) await readErrorBody(error);
+		const unreadable = unreadableAnswerError(ctx, error, itemIndex);
+		if (unreadable) throw redactError(unreadable, secrets);
 		throw redactError(
 			toApiError(ctx.getNode(), error, itemIndex, {
 				instance: request.instance ?? '',
 				requestUrl: url,
 				deadlineMs: timedOut ? deadlineMs : undefined,
 				cancelled,
+				secrets,
 			}),
 			secrets,
 		);
 	}
+	if (streamed?.read === false) {
+		throw redactError(notJsonError(ctx.getNode(), itemIndex, response.statusCode, streamed.contentType), secrets);
+	}
+	if (streamed) return streamed.value;
 	if (!isJson(response)) {
 		const contentType = String(response.headers?.['content-type'] ?? '');
 		throw redactError(notJsonError(ctx.getNode(), itemIndex, response.statusCode, contentType), secrets);
 	}
 	return response.body === '' || response.body === null ? undefined : response.body;
+}
+
+// ------------------------------------------------------------------ answers read as streams
+// A file comes as base64 inside a JSON answer. Read whole, that answer is held as bytes, as
+// text, as a parsed string and then decoded: 5–8 times the file. Read as a stream, the file
+// costs its bytes (fileAnswer.ts).
+
+/** Reads a 2xx answer as it streams in; `answerBytes` is its length when the server said it. */
+export type AnswerReader = (answer: AsyncIterable<Buffer>, answerBytes: number | undefined) => Promise<unknown>;
+
+type Streamed = { read: true; value: unknown } | { read: false; contentType: string };
+
+/** The 2xx answer read by the reader; an answer that says it is not JSON is left unread. */
+async function streamedAnswer(response: IN8nHttpFullResponse, readAnswer: AnswerReader): Promise<Streamed> {
+	const stream = response.body as AsyncIterable<Buffer> & { destroy?: () => void };
+	const contentType = String(response.headers?.['content-type'] ?? '');
+	if (contentType !== '' && !/\bjson\b/i.test(contentType)) {
+		stream.destroy?.();
+		return { read: false, contentType };
+	}
+	const length = Number(response.headers?.['content-length']);
+	return { read: true, value: await readAnswer(stream, Number.isSafeInteger(length) && length >= 0 ? length : undefined) };
+}
+
+/** What an error answer may hold that is read for its message; the rest is left unread. */
+const MAX_ERROR_BODY = 64 * 1024;
+
+/** An error answer (4xx, 5xx) came as a stream: read its start, so that the error shows the server's message. */
+async function readErrorBody(error: unknown): Promise<void> {
+	const response = (error as { response?: { data?: unknown } }).response;
+	const data = response?.data as (AsyncIterable<Buffer> & { destroy?: () => void }) | undefined;
+	if (!response || !data || typeof data !== 'object' || !(Symbol.asyncIterator in data)) return;
+	const chunks: Buffer[] = [];
+	let length = 0;
+	try {
+		for await (const chunk of data) {
+			chunks.push(chunk);
+			length += chunk.length;
+			if (length >= MAX_ERROR_BODY) break;
+		}
+	} catch {
+		// A broken error answer still has its status.
+	}
+	data.destroy?.();
+	const text = Buffer.concat(chunks).subarray(0, MAX_ERROR_BODY).toString('utf8');
+	try {
+		response.data = JSON.parse(text);
+	} catch {
+		response.data = text;
+	}
+}
+
+/**
+ * A 2xx answer that could not be read (too large to hold as text or to parse) is not an error
+ * of the server: n8n's HTTP helper reports it with the answer's status, which would read
+ * "(HTTP 201)" as if the server had refused.
+ */
+function unreadableAnswerError(ctx: RequestContext, error: unknown, itemIndex: number): NodeApiError | undefined {
+	const status = (error as { response?: { status?: unknown } }).response?.status;
+	if (typeof status !== 'number' || status < 200 || status >= 300) return undefined;
+	const cause = error instanceof Error ? error.message.slice(0, 200) : 'unknown';
+	return new NodeApiError(ctx.getNode(), { reason: 'unreadable answer' } as JsonObject, {
+		message: `The server's answer could not be read: ${cause}`,
+		description: `The server answered with success (HTTP ${status}), but the answer is too large or broken to read as JSON.`,
+		itemIndex,
+	});
 }

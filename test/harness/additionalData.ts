@@ -3,7 +3,6 @@ import type { ICredentialsHelper, IWorkflowExecuteAdditionalData } from 'n8n-wor
 /**
  * What n8n hands every execution context besides the workflow: the credentials helper, the
  * addresses n8n serves on, and services these tests do not use (which throw if reached).
- * The trigger benchmark passes no credentials helper: it reads no credential.
  */
 export function additionalDataFor(
 	credentialsHelper: ICredentialsHelper | undefined,

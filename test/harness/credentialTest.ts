@@ -11,6 +11,7 @@ import type {
 
 import { MessagingInstance } from '../../nodes/MessagingInstance/MessagingInstance.node';
 import { TestCredentialsHelper, credentialTypes } from './credentialsHelper';
+import { assertNoSecrets, credentialSecrets } from './secrets';
 
 const CREDENTIAL_TYPE = 'messagingInstanceApi';
 
@@ -21,6 +22,12 @@ const CREDENTIAL_TYPE = 'messagingInstanceApi';
  * credential's `responseCode` rules first, then any non-2xx status, then socket errors).
  */
 export async function testCredential(data: ICredentialDataDecryptedObject): Promise<INodeCredentialTestResult> {
+	const result = await runCredentialTest(data);
+	assertNoSecrets('a credential test', { result }, credentialSecrets(data));
+	return result;
+}
+
+async function runCredentialTest(data: ICredentialDataDecryptedObject): Promise<INodeCredentialTestResult> {
 	const testRequest = credentialTypes[CREDENTIAL_TYPE].test!;
 	const base = new MessagingInstance();
 	const nodeType: INodeType = {

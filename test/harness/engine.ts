@@ -13,6 +13,7 @@ import type {
 import { additionalDataFor } from './additionalData';
 import { TestCredentialsHelper } from './credentialsHelper';
 import { ACTION_TYPE, nodeTypes, START_TYPE, type StartFile } from './nodeTypes';
+import { assertNoSecrets, credentialSecrets } from './secrets';
 
 export interface RunNodeOptions {
 	parameters: INodeParameters;
@@ -110,10 +111,33 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	clearTimeout(stop);
 	const run = await finished.promise;
 	const taskData = run.data.resultData.runData[NODE_NAME]?.[0];
-	return {
-		items: taskData?.data?.main?.[0] ?? [],
-		error: run.data.resultData.error,
-		credentialDecryptions: credentialsHelper.decryptions,
-		run,
-	};
+	const items = taskData?.data?.main?.[0] ?? [];
+	const error = run.data.resultData.error;
+	assertNoSecrets(
+		'a node run',
+		{ items, error, 'the stored run': run, 'the stored error': taskData?.error },
+		[...credentialSecrets(options.credentials), ...chosenTokens(options.parameters)],
+		askedForTokens(options.parameters, items),
+	);
+	return { items, error, credentialDecryptions: credentialsHelper.decryptions, run };
+}
+
+/** A token the user chose for a new instance (Create's options) is a secret like the others. */
+function chosenTokens(parameters: INodeParameters): string[] {
+	const token = (parameters.options as IDataObject | undefined)?.token;
+	return typeof token === 'string' && token.trim() !== '' && !token.startsWith('=') ? [token.trim()] : [];
+}
+
+/** Instance → Create outputs the new instance's token (`hash`): the one secret a node outputs on purpose. */
+function askedForTokens(parameters: INodeParameters, items: INodeExecutionData[]): Set<string> {
+	const allowed = new Set<string>();
+	if (parameters.resource !== 'instance' || parameters.operation !== 'create') return allowed;
+	for (const item of items) {
+		const hash = item.json.hash as unknown;
+		if (typeof hash === 'string') allowed.add(hash);
+		else if (hash && typeof hash === 'object') {
+			for (const value of Object.values(hash)) if (typeof value === 'string') allowed.add(value);
+		}
+	}
+	return allowed;
 }

@@ -22,6 +22,8 @@ import type {
 import { TestCredentialsHelper } from './credentialsHelper';
 import { additionalDataFor } from './additionalData';
 import { nodeTypes, TRIGGER_TYPE } from './nodeTypes';
+import { assertNoSecrets, credentialSecrets } from './secrets';
+import { deriveSecret } from '../../nodes/MessagingInstanceTrigger/secret';
 
 /**
  * Stands where n8n's webhook machinery stands for a webhook trigger:
@@ -119,10 +121,27 @@ export class TriggerHarness {
 	private constructor(
 		private readonly server: Server,
 		readonly baseUrl: string,
-		setup: TriggerSetup,
+		private readonly setup: TriggerSetup,
 	) {
 		this.parameters = setup.parameters;
 		this.credentialsHelper = new TestCredentialsHelper({ messagingInstanceApi: setup.credentials });
+	}
+
+	/** The credential's secrets and the webhook secret derived from its key for this node. */
+	private secrets(): string[] {
+		const secrets = credentialSecrets(this.setup.credentials);
+		const apiKey = typeof this.setup.credentials.apiKey === 'string' ? this.setup.credentials.apiKey : '';
+		const derived = deriveSecret(apiKey, { workflowId: WORKFLOW_ID, nodeId: 'trigger-node', webhookId: WEBHOOK_ID });
+		return derived ? [...secrets, derived] : secrets;
+	}
+
+	/** The suite-wide check (secrets.ts): nothing the trigger left visible holds a secret. */
+	private checkNoSecrets(where: string, visible: Record<string, unknown> = {}): void {
+		assertNoSecrets(
+			where,
+			{ ...visible, 'the stored static data': this.persistedStaticData, 'the test static data': this.testStaticData },
+			this.secrets(),
+		);
 	}
 
 	static async start(setup: TriggerSetup): Promise<TriggerHarness> {
@@ -310,7 +329,14 @@ export class TriggerHarness {
 		);
 		const fn = this.nodeType().webhookMethods?.default?.[method];
 		if (!fn) throw new Error(`The trigger has no ${method}`);
-		return await fn.call(context);
+		try {
+			const result = await fn.call(context);
+			this.checkNoSecrets(`the trigger's ${method}`, { 'the static data': workflow.staticData });
+			return result;
+		} catch (error) {
+			this.checkNoSecrets(`the trigger's ${method}`, { error, 'the static data': workflow.staticData });
+			throw error;
+		}
 	}
 
 	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -398,8 +424,14 @@ export class TriggerHarness {
 		} catch (error) {
 			if (!response.headersSent) reply(500, { code: 0, message: 'Error in workflow' });
 			record.response = { error: (error as Error).message };
+			this.checkNoSecrets('a delivery', { error, 'the answer': record.response });
 			return;
 		}
+		this.checkNoSecrets('a delivery', {
+			'the emitted items': result.workflowData,
+			'the answer': response.body ?? result.webhookResponse,
+			'the static data': workflow.staticData,
+		});
 
 		const answered = result.noWebhookResponse === true || response.headersSent;
 		if (answered && !response.headersSent) return reply(500, { message: 'The node answered nothing' });

@@ -26,7 +26,16 @@ export type Behaviour =
 	| 'rate-limited-until'
 	| 'echo-key-400'
 	| 'echo-key-500'
-	| 'list-of-strings';
+	| 'list-of-strings'
+	| 'drop-after-headers'
+	| 'echo-key-200-error'
+	/** An answer made from the request's API key: `(apiKey) => [status, body]`, for generated answers. */
+	| Echo;
+
+export type Echo = (apiKey: string) => [number, unknown];
+
+/** A test's own handler for one request, e.g. to stream a file of a given size. */
+export type Responder = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 export interface Seen {
 	method: string;
@@ -55,6 +64,8 @@ export interface HostileServer {
 	 * to undefined: a server that repeats full pages, answers slowly, or answers any JSON.
 	 */
 	answerAll(answer?: (request: Seen) => Answer): void;
+	/** A test's own answers for the next requests (before any scripted behaviour), e.g. a file of a given size. */
+	respond(...handlers: Responder[]): void;
 	close(): Promise<void>;
 }
 
@@ -81,6 +92,7 @@ export async function startHostileServer(): Promise<HostileServer> {
 	const seenByOther: Seen[] = [];
 	let queue: Behaviour[] = [];
 	let answerAll: ((request: Seen) => Answer) | undefined;
+	let responders: Responder[] = [];
 	const sockets = new Set<Socket>();
 	const timers = new Set<NodeJS.Timeout>();
 
@@ -94,6 +106,8 @@ export async function startHostileServer(): Promise<HostileServer> {
 		const body = await read(req);
 		const request: Seen = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
 		seen.push(request);
+		const responder = responders.shift();
+		if (responder) return await responder(req, res);
 		if (queue.length === 0 && answerAll) {
 			const answer = answerAll(request);
 			if (!answer.delayMs) return json(res, answer.status ?? 200, answer.json);
@@ -102,6 +116,10 @@ export async function startHostileServer(): Promise<HostileServer> {
 			return;
 		}
 		const behaviour = queue.shift() ?? 'ok';
+		if (typeof behaviour === 'function') {
+			const [status, answer] = behaviour(String(req.headers.apikey ?? ''));
+			return json(res, status, answer);
+		}
 		switch (behaviour) {
 			case 'ok':
 				return json(res, 200, { key: { id: 'OK1' }, status: 'PENDING' });
@@ -153,6 +171,13 @@ export async function startHostileServer(): Promise<HostileServer> {
 					response: { message: [`key ${String(req.headers.apikey)} is not allowed here`] },
 					request: { headers: req.headers },
 				});
+			case 'drop-after-headers':
+				res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+				res.write('{"key": {"id": "partial');
+				setTimeout(() => req.socket.destroy(), 20);
+				return;
+			case 'echo-key-200-error':
+				return json(res, 200, { error: true, message: `Invalid apikey ${String(req.headers.apikey)} ${'x'.repeat(1_000_000)}` });
 			case 'echo-key-500':
 				return json(res, 500, { status: 500, error: 'Internal Server Error', response: { message: `crashed on ${String(req.headers.apikey)}` }, [String(req.headers.apikey)]: true });
 		}
@@ -174,6 +199,9 @@ export async function startHostileServer(): Promise<HostileServer> {
 		answerAll: (answer) => {
 			answerAll = answer;
 		},
+		respond: (...handlers) => {
+			responders = [...handlers];
+		},
 		close: async () => {
 			for (const timer of timers) clearTimeout(timer);
 			for (const socket of sockets) socket.destroy();
@@ -194,6 +222,7 @@ export function useHostileServer(): { readonly current: HostileServer } {
 		holder.current.seenByOther.length = 0;
 		holder.current.script();
 		holder.current.answerAll(undefined);
+		holder.current.respond();
 	});
 	return holder;
 }

@@ -3,6 +3,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { DialectName } from '../../nodes/shared/dialect';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { runNode, type NodeRun } from '../harness/engine';
+import { declareSecrets } from '../harness/secrets';
 
 
 /** Starts a sandbox of the dialect for the enclosing describe block. */
@@ -12,6 +13,7 @@ export function useSandbox(dialect: DialectName): { readonly current: Sandbox } 
 	const holder = {} as { current: Sandbox };
 	beforeAll(async () => {
 		holder.current = await startSandbox({ dialect, instances: [{ name: 'demo', token: 'demo-token' }] });
+		declareSecrets('demo-token');
 	});
 	afterAll(async () => await holder.current.close());
 	beforeEach(() => holder.current.clearRequests());

@@ -50,8 +50,23 @@ describe('request bodies with a file', () => {
 		);
 	});
 
-	test('text that merely looks like the internal mark is not replaced', () => {
-		const bytes = jsonBody({ caption: '\u0000base64:0\u0000', media: new Base64Text('QQ==') as never }) as Buffer;
-		expect(JSON.parse(bytes.toString('utf8'))).toEqual({ caption: '\u0000base64:0\u0000', media: 'QQ==' });
+	test('fields around a file in any unicode are written as JSON.stringify writes them, at their exact size in bytes', () => {
+		// Keys and values of any code point (multi-byte, lone surrogates, NUL, quotes, text that
+		// looks like a placeholder), fields JSON.stringify leaves out before and after the file,
+		// the file first, last or alone: the body is sized before it is written, so a miscounted
+		// byte would throw or leave garbage.
+		const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 12 }), fc.constantFrom('\u0000base64:0\u0000', '"', '\\', '\ud800', 'é👍'));
+		const field = fc.oneof(text, fc.constant(undefined), fc.array(text, { maxLength: 3 }), fc.dictionary(text, text, { maxKeys: 2 }));
+		fc.assert(
+			fc.property(fc.array(fc.tuple(text, field), { maxLength: 4 }), fc.nat(4), fc.uint8Array({ maxLength: 40 }), (fields, at, file) => {
+				const entries: Array<[string, unknown]> = fields.filter(([key]) => key !== 'media');
+				entries.splice(Math.min(at, entries.length), 0, ['media', new Base64Text(Buffer.from(file))]);
+				const bytes = jsonBody(Object.fromEntries(entries) as never);
+				expect(Buffer.isBuffer(bytes)).toBe(true);
+				const expected = JSON.stringify(Object.fromEntries(entries.map(([key, value]) => [key, value instanceof Base64Text ? value.toJSON() : value])));
+				expect((bytes as Buffer).equals(Buffer.from(expected, 'utf8'))).toBe(true);
+			}),
+			{ numRuns: 300 },
+		);
 	});
 });

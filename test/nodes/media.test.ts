@@ -52,6 +52,21 @@ describe.each(['default', 'filesystem'] as const)('media from binary data kept i
 		if (mode === 'filesystem') expect(binary.folder).toBeDefined();
 	});
 
+	test('a binary file\'s MIME type and name are made header-safe: a type cut to type/subtype, a base name of at most 255 bytes', async () => {
+		const longName = `${'n'.repeat(1_000_000)}.pdf`;
+		const result = await send(media, [
+			{ data: file(PNG, 'image/png\r\nX-Evil: 1', '../../etc/photo.png') },
+			{ data: file(PDF, 'application/pdf', longName) },
+			{ data: file(PDF, 'application/pdf', 'in\u0000voice\u202e.pdf') },
+		]);
+		expect(result.error).toBeUndefined();
+		expect(sent(sandbox.current).map((request) => request.body)).toEqual([
+			{ number: '5511999990000', mediatype: 'image', mimetype: 'image/png', media: PNG.toString('base64'), fileName: 'photo.png' },
+			{ number: '5511999990000', mediatype: 'document', mimetype: 'application/pdf', media: PDF.toString('base64'), fileName: `${'n'.repeat(251)}.pdf` },
+			{ number: '5511999990000', mediatype: 'document', mimetype: 'application/pdf', media: PDF.toString('base64'), fileName: 'invoice.pdf' },
+		]);
+	});
+
 	test('an image follows its MIME type, with caption, options and a name from its type', async () => {
 		const result = await send({ ...media, caption: 'Look', options: { delay: 0, mentioned: '5511988880000' } }, [{ photo: file(PNG, 'image/png') }].map((f) => ({ picture: f.photo })), [{}]);
 		expect(result.error?.message).toMatch(/^"Input Binary Field" names no file of this item \("data"\) \[item 0\]$/);
@@ -139,6 +154,47 @@ describe('media from a URL or base64 (v2)', () => {
 			media: 'https://files.example.com/docs/price%20list.pdf',
 			fileName: 'price list.pdf',
 		});
+	});
+
+	test.each([
+		['a percent sign that is no escape', 'https://files.example.com/a%E0%A4%A.pdf', 'a%E0%A4%A.pdf', 'application/pdf'],
+		['an encoded folder part', 'https://files.example.com/..%2F..%2Fetc%2Fpasswd', 'passwd', undefined],
+		['an encoded NUL and line break', 'https://files.example.com/re%00port%0D%0A.pdf', 'report.pdf', 'application/pdf'],
+	])('a URL with %s gives a safe file name, never an error', async (_title, mediaUrl, fileName, mimetype) => {
+		const result = await run(sandbox.current, { ...media, mediaSource: 'url', mediaUrl });
+		expect(result.error).toBeUndefined();
+		expect(sent(sandbox.current)[0].body).toEqual({
+			number: '5511999990000',
+			mediatype: 'document',
+			...(mimetype ? { mimetype } : {}),
+			media: mediaUrl,
+			fileName,
+		});
+	});
+
+	test('a URL whose last part is too long gives a name of at most 255 bytes', async () => {
+		const mediaUrl = `https://files.example.com/${'%C3%A9'.repeat(200)}.pdf`;
+		const result = await run(sandbox.current, { ...media, mediaSource: 'url', mediaUrl });
+		expect(result.error).toBeUndefined();
+		const fileName = (sent(sandbox.current)[0].body as { fileName: string }).fileName;
+		expect(Buffer.byteLength(fileName)).toBeLessThanOrEqual(255);
+		expect(fileName).toMatch(/^é+\.pdf$/);
+	});
+
+	test.each([
+		['a folder part', '../../etc/passwd'],
+		['a control character', 'a\u0000b.pdf'],
+		['more than 255 bytes', `${'x'.repeat(300)}.pdf`],
+	])('Options: File Name with %s is refused before sending', async (_title, fileName) => {
+		const result = await run(sandbox.current, { ...media, mediaSource: 'url', mediaUrl: 'https://files.example.com/a.pdf', options: { fileName } });
+		expect(result.error?.message).toMatch(/^"Options: File Name" must be a file name without folders or control characters, at most 255 bytes, not /);
+		expect(sandbox.current.requests).toEqual([]);
+	});
+
+	test('Options: MIME Type with a line break and a header is refused before sending', async () => {
+		const result = await run(sandbox.current, { ...media, mediaSource: 'url', mediaUrl: 'https://files.example.com/a.png', options: { mimeType: 'image/png\r\nX-Evil: 1' } });
+		expect(result.error?.message).toMatch(/^"Options: MIME Type" must be a MIME type such as application\/pdf/);
+		expect(sandbox.current.requests).toEqual([]);
 	});
 
 	test.each(['http://localhost/a.png', 'http://127.0.0.1/a.png', 'http://x/a.png', 'ftp://example.com/a.png', 'not a url'])('the URL %p is refused: the server downloads only addresses with a domain', async (mediaUrl) => {

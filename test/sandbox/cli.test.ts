@@ -5,9 +5,10 @@
  */
 import { createServer, Server } from 'http';
 import type { AddressInfo } from 'net';
-import { execFile } from 'child_process';
+import { execFile, spawn } from 'child_process';
 import { join } from 'path';
-import { readFileSync } from 'fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
 import type { Sandbox } from '../../sandbox/server';
 import { call, start } from './helpers';
 
@@ -102,4 +103,63 @@ describe('sandbox tools for developers', () => {
 		expect(event.stdout).toContain('"reason":"no webhook enabled for this event"');
 		expect(event.stdout).toContain('  why: the webhook of instance "demo" subscribes MESSAGES_UPSERT, not CONNECTION_UPDATE');
 	}, 30000);
+});
+
+describe('cli serve --state-file / --fresh', () => {
+	/** Starts `cli.ts serve` on a free port; resolves with its output once it listens, then stops it. */
+	function serve(args: string[]): Promise<{ stdout: string; url: string; stop: () => Promise<void> }> {
+		const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'sandbox', 'cli.ts'), '--port', '0', '--quiet', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+		let stdout = '';
+		const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+		return new Promise((resolve, reject) => {
+			const timer = setTimeout(() => reject(new Error(`cli serve did not start:\n${stdout}`)), 20000);
+			child.stdout!.on('data', (c: Buffer) => {
+				stdout += c.toString();
+				const url = /listening on (\S+)/.exec(stdout)?.[1];
+				if (url && stdout.includes('Press Ctrl+C')) {
+					clearTimeout(timer);
+					resolve({
+						stdout,
+						url,
+						stop: async () => {
+							child.kill('SIGTERM');
+							await exited;
+						},
+					});
+				}
+			});
+		});
+	}
+
+	it('keeps an instance made over HTTP across a restart, --fresh empties it, a corrupt file is reported', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'sandbox-cli-state-'));
+		const file = join(dir, 'state.json');
+		try {
+			const first = await serve(['--dialect', 'v2', '--api-key', 'k', '--state-file', file]);
+			expect(first.stdout).toContain(`saved in:  ${file}`);
+			const made = await fetch(`${first.url}/instance/create`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json', apikey: 'k' },
+				body: JSON.stringify({ instanceName: 'kept', integration: 'WHATSAPP-BAILEYS' }),
+			});
+			expect(made.status).toBe(201);
+			await first.stop();
+
+			const again = await serve(['--dialect', 'v2', '--api-key', 'k', '--state-file', file]);
+			expect(again.stdout).toMatch(/instance: {2}kept \(own token /);
+			await again.stop();
+
+			const fresh = await serve(['--dialect', 'v2', '--api-key', 'k', '--state-file', file, '--fresh']);
+			expect(fresh.stdout).toContain('(started fresh)');
+			expect(fresh.stdout).not.toContain('kept');
+			await fresh.stop();
+
+			writeFileSync(file, 'not json at all');
+			const corrupt = await serve(['--dialect', 'v2', '--api-key', 'k', '--state-file', file]);
+			expect(corrupt.stdout).toMatch(/NOTE: {6}the sandbox's saved state .* could not be read \(not JSON/);
+			await corrupt.stop();
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	}, 60000);
 });

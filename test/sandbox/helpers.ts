@@ -1,9 +1,8 @@
 import { createServer, IncomingMessage, ServerResponse } from 'http';
 import type { AddressInfo } from 'net';
-import * as fs from 'fs';
 import type { Browser, Page } from 'playwright-core';
 import { startSandbox, Sandbox, SandboxOptions } from '../../sandbox/server';
-import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium';
+import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium';
 
 export interface CallResult {
 	status: number;
@@ -108,11 +107,17 @@ export const ID = /^3EB0[0-9A-F]{16}$/;
 export const SECONDS = /^\d{10}$/;
 
 /**
- * Debian's Chromium driven by playwright-core, for the chat-page tests: `suite` is describe, or
- * describe.skip without Chromium outside CI (in CI a missing browser fails the suite).
+ * Chromium (scripts/chromium.ts: $CHROMIUM_PATH, Debian's, or Playwright's own) driven by
+ * playwright-core, for the chat-page tests. `chromiumSuite` is describe, or without a browser
+ * outside CI a describe.skip whose title says why (the run's end lists every skipped test,
+ * test/reporters/skipped.js); in CI a missing browser fails the suite.
  */
-export const haveChromium = fs.existsSync(CHROMIUM);
-export const chromiumSuite = haveChromium || process.env.CI === 'true' ? describe : describe.skip;
+const browserSearch = findChromium();
+export const haveChromium = browserSearch.path !== undefined;
+export function chromiumSuite(name: string, fn: () => void): void {
+	if (haveChromium || process.env.CI === 'true') describe(name, fn);
+	else describe.skip(`${name} [SKIPPED: ${browserSearch.missing}]`, fn);
+}
 
 export interface ChatBrowser {
 	browser: Browser;
@@ -124,10 +129,10 @@ export interface ChatBrowser {
 }
 
 export async function launchChatBrowser(viewport = { width: 1000, height: 800 }): Promise<ChatBrowser> {
-	if (!haveChromium) throw new Error(`CI=true and ${CHROMIUM} is missing: run .ci/chromium.sh before the tests`);
+	if (!browserSearch.path) throw new Error(`CI=true and ${browserSearch.missing}`);
 	const { chromium } = await import('playwright-core');
 	// Playwright gives every launch a fresh temporary profile (user data dir) and removes it on close.
-	const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30000 });
+	const browser = await chromium.launch({ executablePath: browserSearch.path, args: CHROMIUM_ARGS, timeout: 30000 });
 	const page = await browser.newPage({ viewport });
 	const pageErrors: string[] = [];
 	page.on('pageerror', (e) => pageErrors.push(e.message));

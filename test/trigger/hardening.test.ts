@@ -47,7 +47,7 @@ describe.each<Dialect>(['documented', 'v2'])('trigger hardening (%s)', (dialect)
 	});
 	const texts = (): unknown[] => s.harness.emitted.map((item) => item.json.text);
 
-	// Issue 10, point 0
+	// What a user gets without opening Options must be the safe choice: binary media, no echo loops, no group noise.
 	it('a new node as the editor saves it (Options never opened) asks for media as binary and drops own messages and group chats', async () => {
 		expect(savedParameters({ instance: INSTANCE })).toEqual({ instance: INSTANCE, events: ['MESSAGES_UPSERT'], options: {} });
 		const { sandbox, harness } = await start();
@@ -62,7 +62,7 @@ describe.each<Dialect>(['documented', 'v2'])('trigger hardening (%s)', (dialect)
 		expect(harness.emitted[0].binary?.data).toMatchObject({ mimeType: 'image/png', fileName: `${dialect}-P0.png`, data: PNG });
 	});
 
-	// Issue 10, point 12
+	// Servers deliver as soon as Set Webhook returns, which can be before n8n has saved the node's static data.
 	it('a delivery that arrives before n8n stored the static data is accepted: the secret is derived, not stored', async () => {
 		const { sandbox, harness } = await start();
 		expect(harness.nodeStaticData.secret).toBeUndefined();
@@ -90,7 +90,7 @@ describe.each<Dialect>(['documented', 'v2'])('trigger hardening (%s)', (dialect)
 		expect(texts()).toEqual(['legacy']);
 	});
 
-	// Issue 10, point 13
+	// Servers log or retry on a body they cannot read; a small JSON answer is what they expect.
 	it('an accepted delivery is answered with a small JSON acknowledgement', async () => {
 		const { sandbox } = await start();
 		const delivery = await sandbox.injectMessage(INSTANCE, { from: FROM, text: 'ack me' });
@@ -101,7 +101,7 @@ describe.each<Dialect>(['documented', 'v2'])('trigger hardening (%s)', (dialect)
 describe('trigger hardening: shapes, secrets, memory (v2)', () => {
 	let s: Setup;
 	beforeEach(async () => {
-		// Options set explicitly, so each test shows its own point (defaults: point 0 above).
+		// Options set explicitly, so each test shows its own behaviour (the defaults have their own test above).
 		s = await setup('v2', { options: { ignoreOwnMessages: true, ignoreGroups: true, mediaAsBinary: true } });
 		await s.harness.activate();
 	});
@@ -112,7 +112,7 @@ describe('trigger hardening: shapes, secrets, memory (v2)', () => {
 		await s.harness.post('production', typeof body === 'string' ? body : JSON.stringify(body), { query: { secret: secretOf(s) } });
 	const emittedJson = (): IDataObject[] => s.harness.emitted.map((item) => item.json);
 
-	// Issue 10, point 4
+	// Servers may send several messages in one delivery; each must pass the same filters as a single one.
 	it('a batch (data as an array) gives one item per message, each filtered, never the raw array', async () => {
 		const a = messageData('B-A', 'direct a');
 		const b = messageData('B-B', 'direct b');
@@ -130,7 +130,7 @@ describe('trigger hardening: shapes, secrets, memory (v2)', () => {
 		expect(s.harness.emitted).toHaveLength(2);
 	});
 
-	// Issue 10, point 5
+	// Timestamps arrive as numbers, Long objects or text depending on the server's protobuf library.
 	it('a malformed messageTimestamp (1e14, a Long object, text, negative) is normalised or dropped, never a 5xx', async () => {
 		const odd: unknown[] = [1e14, { low: SECONDS, high: 0, unsigned: false }, { low: -1, high: -1 }, '99999999999999999999', -5, 1.5e300, 'soon', null, [], {}];
 		const answers = [];
@@ -146,7 +146,7 @@ describe('trigger hardening: shapes, secrets, memory (v2)', () => {
 		expect(stamps[6]).toBe('2026-11-23T06:00:00.000Z');
 	});
 
-	// Issue 10, point 7
+	// Anyone who knows the URL and secret controls the nesting; a recursive walk must not overflow the stack.
 	it('absurdly deep nesting is refused with a 400, never a 5xx; ordinary nesting passes', async () => {
 		const depth = 200_000;
 		const deepObject = `{"event":"messages.upsert","instance":"${INSTANCE}","data":{"key":{"remoteJid":"${JID}","fromMe":false,"id":"D1"},"message":{"conversation":"deep","extra":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}}}`;
@@ -173,7 +173,7 @@ describe('trigger hardening: shapes, secrets, memory (v2)', () => {
 		expect(JSON.stringify(s.harness.emitted)).not.toContain('own with noise');
 	});
 
-	// Issue 10, point 10 (the trigger's share of redaction)
+	// Deliveries carry the instance token in places a plain key-name check misses.
 	it('no secret in any item: as an object key, a short numeric token, a camelCase apiKey, or inside a binary file name', async () => {
 		const secret = secretOf(s);
 		const apiKey = s.sandbox.apiKey;
@@ -197,7 +197,7 @@ describe('trigger hardening: shapes, secrets, memory (v2)', () => {
 		expect(JSON.stringify(s.harness.emitted)).not.toMatch(/\b8086\b/);
 	});
 
-	// Issue 15: the stable dedupe key
+	// In queue mode the same delivery can reach two processes; a key made of the event alone lets a later step drop the copy.
 	it('every item carries a stable dedupeKey: the same for a copy elsewhere, different for another event, made of the event alone', async () => {
 		const { sandbox, harness } = s;
 		const first = await sandbox.injectMessage(INSTANCE, { from: FROM, text: 'keyed', id: 'K1' });
@@ -225,7 +225,7 @@ describe('trigger hardening: shapes, secrets, memory (v2)', () => {
 		expect(new Set(keys.map((key) => key.slice(2))).size).toBe(2);
 	});
 
-	// Issue 10, point 10 (bounded by size)
+	// The sender picks the id's length, so the dedupe memory must be bounded by size, not by count.
 	it('the duplicate memory stays flat: 1,000 deliveries with 1 MB message ids keep a bounded entry each', async () => {
 		const gc = (() => {
 			v8.setFlagsFromString('--expose-gc');
@@ -252,7 +252,7 @@ describe('trigger hardening: shapes, secrets, memory (v2)', () => {
 	}, 120_000);
 });
 
-// Issue 12, point 5
+// Labels are what users search for in the editor; they follow n8n's own capitalisation.
 describe('trigger labels', () => {
 	it('event labels read like n8n\'s own nodes: QR Code Updated, New JWT Token, every word capitalised', () => {
 		const names = eventOptions(ALL_EVENTS).map((option) => option.name);

@@ -3,10 +3,12 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { MessagingInstanceTrigger } from '../../nodes/MessagingInstanceTrigger/MessagingInstanceTrigger.node';
 import { startSandbox, type Dialect, type Sandbox } from '../../sandbox/server';
+import { declareSecrets } from '../harness/secrets';
 import { TriggerHarness } from '../harness/webhooks';
 
 export const INSTANCE = 'demo';
 export const TOKEN = 'INSTANCE-TOKEN-0123456789';
+declareSecrets(TOKEN);
 
 export interface Setup {
 	sandbox: Sandbox;

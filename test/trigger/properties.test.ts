@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { INSTANCE, secretOf, setup, TOKEN, type Setup } from './helpers';
 
 /**
- * Random and adversarial deliveries (issue 10): batches, deep nesting, prototype keys, huge
+ * Random and adversarial deliveries, as anyone holding the webhook URL can send them: batches, deep nesting, prototype keys, huge
  * ids, odd timestamps, unknown message types, secrets anywhere. Whatever comes, the trigger
  * answers 2xx or 4xx, never 5xx; it emits only what passes its filters (a new node ignores own
  * messages and group chats); and no secret reaches an item. Runs and sizes are bounded so the

@@ -1,14 +1,16 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
-import { inputError } from '../../shared/errors';
+import { inputError, readableServerText, serverMessages } from '../../shared/errors';
+import { Redactor, secretsIn, secretsOfUrl } from '../../shared/redact';
 import { apiRequest, openConnection } from '../../shared/transport';
 import { explainMissingRoute, isOlder, serverVersionOf, versionOrNewer } from '../../shared/serverVersion';
 import { dialectOf, type Dialect } from '../../shared/dialect';
 import { findOperation, labelsOf } from './index';
 import { readPages } from './pages';
 import { ItemParameters, ParameterSource } from './parameters';
-import type { BinaryOutput, BuiltRequest, Operation } from './types';
+import { FileOutput } from './fileOutput';
+import type { BuiltRequest, Operation } from './types';
 
 /** The operation's request for one item: its whole request, or its body and query. */
 async function buildRequest(operation: Operation, params: ItemParameters, dialect: Dialect): Promise<BuiltRequest> {
@@ -22,57 +24,34 @@ function asItemJson(response: unknown): IDataObject {
 	return { data: response as JsonObject };
 }
 
-/** How deep secret fields are looked for in an output record. */
-const SECRET_FIELD_DEPTH = 8;
-
-/** A copy of an output record without the fields that carry secrets, at any depth (bounded). */
-function withoutSecretFields(operation: Operation, json: IDataObject): IDataObject {
-	const names = operation.secretFields;
-	if (!names) return json;
-	const strip = (value: unknown, depth: number): unknown => {
-		if (depth > SECRET_FIELD_DEPTH || value === null || typeof value !== 'object') return value;
-		if (Array.isArray(value)) return value.map((entry) => strip(entry, depth + 1));
-		const copy: IDataObject = {};
-		for (const [key, entry] of Object.entries(value)) {
-			if (!names.includes(key)) copy[key] = strip(entry, depth + 1) as IDataObject;
-		}
-		return copy;
-	};
-	return strip(json, 0) as IDataObject;
+/**
+ * Whether a 2xx answer says the request failed (`{ error: true, message }`, `{ error: "text" }`,
+ * `{ error: { message } }`), and with which message of the server's.
+ */
+function failedDespiteOk(operation: Operation, response: unknown, redactor: Redactor): string | undefined {
+	if (!operation.errorInOkResponse || !response || typeof response !== 'object' || Array.isArray(response)) return undefined;
+	const error = (response as { error?: unknown }).error;
+	const failed =
+		error === true ||
+		(typeof error === 'string' && error.trim() !== '') ||
+		(error !== null && typeof error === 'object');
+	if (!failed) return undefined;
+	// `{ error: { message } }` carries its text one level down.
+	const answer = response as IDataObject;
+	const source = error !== null && typeof error === 'object' && answer.message === undefined && answer.response === undefined ? error : response;
+	const messages = serverMessages(source).filter((text) => text.trim() !== '' && text !== 'true');
+	return messages.length > 0 ? readableServerText(redactor.text(messages.join('; '))) : 'The server reported an error';
 }
 
-/** A route that answered 200 with `{ error: true }` failed: its message is the server's. */
-function failedDespiteOk(operation: Operation, response: unknown): string | undefined {
-	if (!operation.errorInOkResponse || !response || typeof response !== 'object') return undefined;
-	const answer = response as { error?: unknown; message?: unknown };
-	if (answer.error !== true) return undefined;
-	return typeof answer.message === 'string' && answer.message !== '' ? answer.message : 'The server reported an error';
-}
-
-/** Moves the response's file into n8n binary data; the JSON keeps everything but the base64. */
-async function withBinary(
-	ctx: IExecuteFunctions,
-	params: ItemParameters,
-	spec: BinaryOutput,
-	json: IDataObject,
-): Promise<INodeExecutionData> {
-	const { [spec.dataField]: data, ...rest } = json;
-	const encoded = typeof data === 'string' ? data.replace(/^data:[^,]{0,200},/, '') : '';
-	if (encoded === '') {
-		if (spec.required) params.fail('Operation', 'got no file from the server', 'The server answered without the file. Check that the message has media.');
-		return { json: rest };
-	}
-	const propertyName = params.text('binaryPropertyName').trim();
-	const mimeType = (spec.mimeTypeField && typeof json[spec.mimeTypeField] === 'string'
-		? (json[spec.mimeTypeField] as string)
-		: '') || spec.defaultMimeType;
-	const fileName = (spec.fileNameField && typeof json[spec.fileNameField] === 'string'
-		? (json[spec.fileNameField] as string)
-		: '') || spec.defaultFileName;
-	const binary: IBinaryKeyData = {
-		[propertyName]: await ctx.helpers.prepareBinaryData(Buffer.from(encoded, 'base64'), fileName, mimeType),
-	};
-	return { json: rest, binary };
+/**
+ * The item's output without secrets. The one exception: the field an operation declares as
+ * the secret the user asked for (the new instance's token from Create) is output as it came.
+ */
+function redactedOutput(operation: Operation, redactor: Redactor, json: IDataObject): IDataObject {
+	const kept = operation.outputsSecretField;
+	if (!kept || !(kept in json)) return redactor.deep(json);
+	const { [kept]: secret, ...rest } = json;
+	return { ...redactor.deep(rest), [kept]: secret };
 }
 
 /**
@@ -93,8 +72,18 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	const parameters = new ParameterSource(this);
 	const labels = labelsOf(operation);
 	const output: INodeExecutionData[] = [];
+	// Secrets known for the whole execution; each item adds the ones its request and answers carry.
+	const connectionSecrets = [connection.apiKey, ...secretsOfUrl(connection.baseUrl)];
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		const itemSecrets = new Set<string>(connectionSecrets);
+		let redactor = new Redactor(itemSecrets);
+		const learn = (value: unknown) => {
+			const found = secretsIn(value).filter((secret) => !itemSecrets.has(secret));
+			if (found.length === 0) return;
+			for (const secret of found) itemSecrets.add(secret);
+			redactor = new Redactor(itemSecrets);
+		};
 		try {
 			if (operation.v2Only && !dialect.servesV2Routes) {
 				throw inputError(
@@ -126,7 +115,10 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 				if (version !== undefined) itemDialect = dialectOf(dialect.name, version);
 			}
 			const request = await buildRequest(operation, params, itemDialect);
+			learn(request);
+			const file = operation.binaryOutput ? new FileOutput(this, params, itemIndex, operation.binaryOutput) : undefined;
 			const send = async (built: BuiltRequest) => {
+				learn(built);
 				const response = await apiRequest(
 					this,
 					connection,
@@ -137,12 +129,15 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 						body: built.body,
 						qs: built.query,
 						extraWaitMs: built.extraWaitMs,
-						secrets: operation.secretsOf?.(built.body),
+						secrets: [...itemSecrets],
+						readAnswer: file?.read,
 					},
 					itemIndex,
 				);
-				const failure = failedDespiteOk(operation, response);
+				learn(response);
+				const failure = failedDespiteOk(operation, response, redactor);
 				if (failure) params.fail('Operation', `failed on the server: ${failure}`);
+				file?.checkAnswer();
 				return response;
 			};
 			let results: IDataObject[];
@@ -153,26 +148,28 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 				results = operation.toItems ? operation.toItems(response, params) : [asItemJson(response)];
 			}
 			for (const record of results) {
-				const json = withoutSecretFields(operation, record);
-				const item = operation.binaryOutput ? await withBinary(this, params, operation.binaryOutput, json) : { json };
+				const json = redactedOutput(operation, redactor, record);
+				const item = file ? await file.itemOf(json) : { json };
 				output.push({ ...item, pairedItem: { item: itemIndex } });
 			}
 		} catch (caught) {
-			let error =
+			// Every error of the item, wherever it was raised, leaves without secrets and cut to a readable length.
+			let error = redactor.error(
 				caught instanceof NodeOperationError || (caught as { name?: string }).name === 'NodeApiError'
 					? (caught as NodeOperationError)
-					: new NodeOperationError(this.getNode(), caught as Error, { itemIndex });
+					: new NodeOperationError(this.getNode(), caught as Error, { itemIndex }),
+			);
 			if (operation.minServerVersion !== undefined) {
 				error = explainMissingRoute(error, operation.name, operation.minServerVersion, this.getNode().type.endsWith('Tool'));
 			}
 			if (this.continueOnFail()) {
 				const httpCode = (error as { httpCode?: string | null }).httpCode;
 				output.push({
-					json: {
+					json: redactor.deep({
 						error: error.message,
 						...(error.description ? { description: error.description } : {}),
 						...(httpCode ? { httpCode } : {}),
-					},
+					}),
 					pairedItem: { item: itemIndex },
 				});
 				continue;

@@ -12,10 +12,14 @@ export interface BinaryOutput {
 	mimeTypeField?: string;
 	fileNameField?: string;
 	defaultMimeType: string;
-	/** File name when the response has none; `{id}` is replaced by `idField`'s value when given. */
+	/** File name when the response names none (no `fileNameField`, or an empty one), used as it is. */
 	defaultFileName: string;
 	/** Whether a response without the file is an error (else the item has JSON only). */
 	required: boolean;
+	/** Top-level fields of the response read past and left out (a server's second copy of the file). */
+	dropFields?: string[];
+	/** The largest file taken, from the item's parameters, and the field that sets it; 64 MB when left out. */
+	sizeLimit?: { maxBytes(params: ItemParameters): number; label: string };
 }
 
 /** A list the server answers in pages; the router asks for pages until it has what the user wants. */
@@ -83,10 +87,11 @@ export interface Operation {
 	errorInOkResponse?: boolean;
 	/** A list in pages, read with Return All / Limit: one output item per record. */
 	pagination?: Pagination;
-	/** Values of the request that are secrets (a token the user chose): redacted from its errors like the API key. */
-	secretsOf?(body: IDataObject | undefined): string[];
-	/** Names of fields, at any depth of an output record, that carry secrets (tokens, passwords, webhook headers): never output. */
-	secretFields?: string[];
+	/**
+	 * A top-level field of the answer that is the secret the user asked for (the token of a
+	 * new instance): the one field output without redaction. Everything else is redacted.
+	 */
+	outputsSecretField?: string;
 }
 
 /** The request an operation built for one item. */

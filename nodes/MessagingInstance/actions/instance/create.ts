@@ -104,7 +104,8 @@ export const createInstance: Operation = {
 	],
 	path: '/instance/create',
 	needsServerVersion: (params) => hasVersionedEvent(params.collection('options').webhookEvents),
-	secretsOf: (body) => (typeof body?.token === 'string' ? [body.token] : []),
+	// The new instance's token, which the user asked for; no other output carries a token.
+	outputsSecretField: 'hash',
 	buildBody: (params, dialect) => {
 		const instanceName = params.text('instanceName').trim();
 		if (instanceName === '.' || instanceName === '..' || instanceName.length > 100) {

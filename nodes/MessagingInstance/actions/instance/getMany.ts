@@ -28,7 +28,4 @@ export const getManyInstances: Operation = {
 		return name !== '' ? { instanceName: name } : {};
 	},
 	pagination: wholeList(),
-	// Each instance comes with its token, and its integrations (Chatwoot, proxy, queues) with
-	// theirs: keys to the account and to other systems, never output.
-	secretFields: ['token', 'password', 'apikey', 'apiKey', 'accessKeyId', 'secretAccessKey', 'uri'],
 };

@@ -1,6 +1,21 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { maxFileBytes, maxFileSizeProperty, HIGHEST_MAX_FILE_MB, MAX_FILE_SIZE_LABEL, MAX_FILE_SIZE_OPTION } from '../../../shared/files';
+import type { ItemParameters } from '../parameters';
 import type { Operation } from '../types';
+
+const SIZE_LABEL = `Options: ${MAX_FILE_SIZE_LABEL}`;
+
+/** The largest file the item takes, checked before any request. */
+function maxBytesOf(params: ItemParameters): number {
+	const options = params.collection('options');
+	if (options[MAX_FILE_SIZE_OPTION] === undefined) return maxFileBytes(undefined);
+	const value = options[MAX_FILE_SIZE_OPTION];
+	if (typeof value !== 'number' || !Number.isFinite(value) || value < 1 || value > HIGHEST_MAX_FILE_MB) {
+		params.fail(SIZE_LABEL, `must be a number of MB from 1 to ${HIGHEST_MAX_FILE_MB}`);
+	}
+	return maxFileBytes(value);
+}
 
 export const downloadMedia: Operation = {
 	resource: 'message',
@@ -34,12 +49,22 @@ export const downloadMedia: Operation = {
 			default: false,
 			description: 'Whether the server converts an audio message to MP4 (audio/mp4) before sending it',
 		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [maxFileSizeProperty('file downloaded')],
+		},
 	],
 	path: '/chat/getBase64FromMediaMessage',
 	buildBody: (params) => {
 		const id = params.text('messageId').trim();
 		params.text('binaryPropertyName');
-		return { message: { key: { id } }, convertToMp4: params.flag('convertToMp4') };
+		const convertToMp4 = params.flag('convertToMp4');
+		maxBytesOf(params);
+		return { message: { key: { id } }, convertToMp4 };
 	},
 	// `buffer` is the server's own copy of the file (null unless asked for): never output.
 	toItems: (response, params) => {
@@ -56,5 +81,8 @@ export const downloadMedia: Operation = {
 		defaultMimeType: 'application/octet-stream',
 		defaultFileName: 'media',
 		required: true,
+		// The server's own copy of the file as a JSON byte list (null unless asked for): read past.
+		dropFields: ['buffer'],
+		sizeLimit: { maxBytes: maxBytesOf, label: SIZE_LABEL },
 	},
 };

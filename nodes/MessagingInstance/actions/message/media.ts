@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { Base64Text } from '../../../shared/jsonBody';
+import { cleanFileName, cleanMimeType, extensionFor, extensionOf, fileNameFromUrl, isMimeType, kindOf, mimeTypeOf, type MediaKind } from '../../../shared/files';
 import { recipientProperty } from '../fields';
 import { quoted } from '../normalise';
 import type { ItemParameters } from '../parameters';
@@ -14,64 +15,11 @@ import { mediaOptionsProperty, messageOptions, withMessageOptions } from './comm
  * base64") and lets an empty string through.
  */
 
-export type MediaKind = 'image' | 'video' | 'audio' | 'document';
-
 /**
  * A file to send: a URL the server downloads, or the file itself — its bytes (from binary
  * data) or raw base64 text (no `data:` prefix).
  */
 export type MediaFile = { mimeType?: string; fileName?: string } & ({ fromUrl: true; media: string } | { fromUrl: false; media: Buffer | string });
-
-/** Extensions the MIME type of a file name or URL is read from, and back. */
-const MIME_BY_EXTENSION: Record<string, string> = {
-	jpg: 'image/jpeg',
-	jpeg: 'image/jpeg',
-	png: 'image/png',
-	gif: 'image/gif',
-	webp: 'image/webp',
-	mp4: 'video/mp4',
-	'3gp': 'video/3gpp',
-	mov: 'video/quicktime',
-	mp3: 'audio/mpeg',
-	ogg: 'audio/ogg',
-	opus: 'audio/opus',
-	m4a: 'audio/mp4',
-	aac: 'audio/aac',
-	wav: 'audio/wav',
-	amr: 'audio/amr',
-	pdf: 'application/pdf',
-	txt: 'text/plain',
-	csv: 'text/csv',
-	json: 'application/json',
-	zip: 'application/zip',
-	doc: 'application/msword',
-	docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-	xls: 'application/vnd.ms-excel',
-	xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-	ppt: 'application/vnd.ms-powerpoint',
-	pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-};
-
-function extensionOf(name: string): string | undefined {
-	const match = /\.([A-Za-z0-9]{1,8})$/.exec(name);
-	return match ? match[1].toLowerCase() : undefined;
-}
-
-export function mimeTypeOf(name: string): string | undefined {
-	const extension = extensionOf(name);
-	return extension ? MIME_BY_EXTENSION[extension] : undefined;
-}
-
-function extensionFor(mimeType: string): string | undefined {
-	const bare = mimeType.split(';')[0].trim().toLowerCase();
-	return Object.keys(MIME_BY_EXTENSION).find((extension) => MIME_BY_EXTENSION[extension] === bare);
-}
-
-/** The media type a MIME type carries. */
-export function kindOf(mimeType: string | undefined): MediaKind {
-	const top = mimeType?.split('/')[0].toLowerCase();
-	return top === 'image' || top === 'video' || top === 'audio' ? top : 'document';
-}
 
 /** The parameters a file source reads: the picker, and the field of each source. */
 export interface SourceParameters {
@@ -162,11 +110,12 @@ export async function readMedia(
 	if (source === 'binary') {
 		const binary = await params.binaryFile(names.binary, 'Input Binary Field');
 		// The bytes as they are: the transport encodes them into the request body (no base64 copy here).
-		file = { media: binary.data, fromUrl: false, mimeType: binary.mimeType, fileName: binary.fileName };
+		// Name and type as another node or a user left them: a header-safe type, a base name.
+		file = { media: binary.data, fromUrl: false, mimeType: cleanMimeType(binary.mimeType), fileName: cleanFileName(binary.fileName) };
 	} else if (source === 'url') {
 		const url = params.text(names.url, 'URL').trim();
 		checkMediaUrl(params, url);
-		const fileName = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '') || undefined;
+		const fileName = fileNameFromUrl(new URL(url));
 		file = { media: url, fromUrl: true, fileName, mimeType: fileName ? mimeTypeOf(fileName) : undefined };
 	} else if (source === 'base64') {
 		const given = params.text(names.base64, 'Base64 Data').trim();
@@ -182,12 +131,18 @@ export async function readMedia(
 	const mimeType = params.checkText(options.mimeType, params.label('options.mimeType')).trim();
 	const fileName = params.checkText(options.fileName, params.label('options.fileName')).trim();
 	if (mimeType !== '') {
-		if (!/^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/.test(mimeType) || mimeType.length > 255) {
+		if (!isMimeType(mimeType)) {
 			params.fail(params.label('options.mimeType'), `must be a MIME type such as application/pdf, not ${quoted(mimeType)}`);
 		}
 		file.mimeType = mimeType;
 	}
-	if (fileName !== '') file.fileName = fileName;
+	if (fileName !== '') {
+		const clean = cleanFileName(fileName);
+		if (clean !== fileName) {
+			params.fail(params.label('options.fileName'), `must be a file name without folders or control characters, at most 255 bytes, not ${quoted(fileName.slice(0, 300))}`);
+		}
+		file.fileName = clean;
+	}
 	file.mimeType ??= file.fileName ? mimeTypeOf(file.fileName) : undefined;
 	return file;
 }

@@ -1,7 +1,8 @@
+import { kindOf, type MediaKind } from '../../../shared/files';
 import { recipientProperty } from '../fields';
 import type { Operation } from '../types';
 import { mediaOptionsProperty, messageOptions, withMessageOptions } from './common';
-import { checkKind, fileNameFor, kindOf, mediaSourceProperties, mediaValue, readMedia, type MediaKind } from './media';
+import { checkKind, fileNameFor, mediaSourceProperties, mediaValue, readMedia } from './media';
 
 const MEDIA_TYPES: MediaKind[] = ['image', 'video', 'audio', 'document'];
 

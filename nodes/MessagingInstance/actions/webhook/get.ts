@@ -10,6 +10,4 @@ export const getWebhook: Operation = {
 	v2Only: true,
 	properties: [],
 	...ROUTES.findWebhook,
-	// Custom headers can carry a receiver's secret (the trigger puts one there): never output.
-	secretFields: ['headers'],
 };

