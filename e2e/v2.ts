@@ -380,6 +380,8 @@ export async function everyV24Checks(tools: E2eTools, sandbox: Sandbox, id: stri
 	try {
 		sandbox.addGroup('demo', { id: GROUP, subject: 'E2E', participants: ['5511988880000'] });
 		await sandbox.injectMessage('demo', { from: '5511933330000', id: KEY.messageId, text: 'a voice note to mark played', pushName: 'Bea' });
+		// A channel post, so that Get Many Channels has one to list.
+		await sandbox.injectMessage('demo', { from: '120363000000000099@newsletter', text: 'news of the day' });
 		const poll = await fetch(`${sandbox.url}/message/sendPoll/demo`, {
 			method: 'POST',
 			headers: { apikey: sandbox.apiKey, 'content-type': 'application/json' },
@@ -388,8 +390,8 @@ export async function everyV24Checks(tools: E2eTools, sandbox: Sandbox, id: stri
 		assert.equal(poll.status, 201, 'the poll for Get Poll Votes was not sent');
 		sandbox.clearRequests();
 		const result = await executeWorkflow(tools.userFolder, id, tools.version);
-		const ok = await tools.check('(l) the operations of Evolution API 2.4 run in one workflow against a 2.4 server (exit 0)', () => ran(result));
-		await checkRequests(tools, sandbox, V24_OPERATIONS, '(l)', ok, nodeOutputs(result.data));
+		const ok = await tools.check('(m) the operations of Evolution API 2.4 run in one workflow against a 2.4 server (exit 0)', () => ran(result));
+		await checkRequests(tools, sandbox, V24_OPERATIONS, '(m)', ok, nodeOutputs(result.data));
 	} finally {
 		await sandbox.close().catch(() => undefined);
 	}
