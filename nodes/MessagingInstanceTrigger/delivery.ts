@@ -11,12 +11,25 @@ import { cleanCopy } from './shape';
  * very objects. Pure functions: no request, no n8n context.
  */
 
-/** The `key` of a message event: `{remoteJid, fromMe, id, participant?}`. */
+/**
+ * The `key` of a message event as delivered (`remoteJid`, `fromMe`, `id`, and the optional
+ * `participant` and the `…Alt` twins servers add for contacts known by LID), with who the
+ * chat and the author are, worked out once here.
+ */
 export interface MessageKey {
 	remoteJid: string;
 	fromMe: boolean;
 	id: string;
 	participant?: string;
+	remoteJidAlt?: string;
+	participantAlt?: string;
+	isGroup: boolean;
+	/** Where a reply goes: the group, else the contact's phone JID when the key carries one, else its LID. */
+	chatId: string;
+	/** Who wrote it: the author's phone JID when the key carries one, else the author's LID. */
+	sender: string;
+	/** The author's `…@lid` JID when the key carries one, else null. */
+	senderLid: string | null;
 }
 
 /** The media part of a message: which kind, its MIME type, file name and the file itself. */
@@ -119,22 +132,61 @@ function eventOf(data: IDataObject, instance: string, eventName: string, dateTim
 }
 
 function keyOfMessage(instance: string, event: string, key: MessageKey): string {
-	return messageDedupeKey({ instance, event, remoteJid: key.remoteJid, fromMe: key.fromMe, id: key.id });
+	// Keyed by the chat a reply goes to, not by `remoteJid`: the same message delivered with
+	// the LID in `remoteJid` (2.3.6) or in `remoteJidAlt` (2.4) is one message. Without a LID
+	// the chat is `remoteJid`, so such keys are what they always were.
+	return messageDedupeKey({ instance, event, remoteJid: key.chatId, fromMe: key.fromMe, id: key.id });
+}
+
+function isPhoneJid(jid: string | undefined): jid is string {
+	return jid !== undefined && jid.endsWith('@s.whatsapp.net');
+}
+
+function isLidJid(jid: string | undefined): jid is string {
+	return jid !== undefined && jid.endsWith('@lid');
+}
+
+/**
+ * Servers name a contact known by LID in two fields whose roles change with the version: a
+ * direct chat's LID is in `remoteJid` with the phone JID in `remoteJidAlt` (2.3.6), both hold
+ * the phone JID (2.3.7), or the other way round (2.4); a group's author is the
+ * `participant`/`participantAlt` pair in either order. So each JID is found by what it is,
+ * not by which field holds it.
+ */
+function identitiesOf(
+	remoteJid: string,
+	participant: string | undefined,
+	remoteJidAlt: string | undefined,
+	participantAlt: string | undefined,
+): Pick<MessageKey, 'isGroup' | 'chatId' | 'sender' | 'senderLid'> {
+	const isGroup = isGroupJid(remoteJid);
+	const contact = [remoteJid, remoteJidAlt];
+	const chatId = isGroup ? remoteJid : (contact.find(isPhoneJid) ?? remoteJid);
+	const author = isGroup ? [participant, participantAlt] : contact;
+	const senderLid = author.find(isLidJid) ?? null;
+	const sender = isGroup ? (author.find(isPhoneJid) ?? senderLid ?? participant ?? remoteJid) : chatId;
+	return { isGroup, chatId, sender, senderLid };
 }
 
 function messageKeyOf(data: IDataObject): MessageKey | undefined {
 	if (!isRecord(data.key)) return undefined;
 	const key = data.key;
 	if (typeof key.remoteJid !== 'string') return undefined;
+	const participant = str(key.participant);
+	const remoteJidAlt = str(key.remoteJidAlt);
+	const participantAlt = str(key.participantAlt);
 	return {
 		remoteJid: key.remoteJid,
 		fromMe: key.fromMe === true,
 		id: typeof key.id === 'string' ? key.id : '',
-		...(typeof key.participant === 'string' && key.participant !== '' ? { participant: key.participant } : {}),
+		...(participant ? { participant } : {}),
+		...(remoteJidAlt ? { remoteJidAlt } : {}),
+		...(participantAlt ? { participantAlt } : {}),
+		...identitiesOf(key.remoteJid, participant, remoteJidAlt, participantAlt),
 	};
 }
 
-export function isGroupJid(jid: string): boolean {
+function isGroupJid(jid: string): boolean {
 	return jid.endsWith('@g.us');
 }
 

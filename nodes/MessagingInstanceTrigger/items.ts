@@ -1,7 +1,7 @@
 import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { Delivery, DeliveryEvent } from './delivery';
-import { fileNameOf, isGroupJid, messageTypeOf, textOf } from './delivery';
+import { fileNameOf, messageTypeOf, textOf } from './delivery';
 import type { TriggerOptions } from './description';
 
 /**
@@ -23,19 +23,19 @@ function simplifiedMessage(
 	message: NonNullable<DeliveryEvent['message']>,
 ): IDataObject {
 	const { media } = message;
-	const isGroup = isGroupJid(key.remoteJid);
 	return {
 		event: delivery.event,
 		instance: delivery.instance,
-		chatId: key.remoteJid,
+		chatId: key.chatId,
 		remoteJid: key.remoteJid,
-		sender: isGroup && key.participant ? key.participant : key.remoteJid,
+		sender: key.sender,
+		senderLid: key.senderLid,
 		fromMe: key.fromMe,
 		messageId: key.id,
 		pushName: typeof event.data.pushName === 'string' ? event.data.pushName : '',
 		messageType: messageTypeOf(event.data),
 		text: textOf(message.content),
-		isGroup,
+		isGroup: key.isGroup,
 		timestamp: message.timestamp,
 		...(media ? { media: { ...media } } : {}),
 	};

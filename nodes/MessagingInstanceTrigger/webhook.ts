@@ -4,7 +4,7 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookRespon
 import { redactError } from '../shared/redact';
 import { CREDENTIAL_TYPE } from '../shared/transport';
 import { firstSighting, forget } from './dedupe';
-import { isGroupJid, parseDelivery, type DeliveryEvent } from './delivery';
+import { parseDelivery, type DeliveryEvent } from './delivery';
 import { readOptions, type TriggerOptions } from './description';
 import { itemOf } from './items';
 import { staticDataOf } from './registration';
@@ -64,7 +64,7 @@ function authorised(ctx: IWebhookFunctions, accepted: string[]): boolean {
 function dropReasonOf(event: DeliveryEvent, options: TriggerOptions): string | undefined {
 	if (!event.key) return undefined;
 	if (options.ignoreOwnMessages && event.key.fromMe) return 'own message';
-	if (options.ignoreGroups && isGroupJid(event.key.remoteJid)) return 'group chat';
+	if (options.ignoreGroups && event.key.isGroup) return 'group chat';
 	return undefined;
 }
 
