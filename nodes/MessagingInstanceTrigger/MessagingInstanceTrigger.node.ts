@@ -6,7 +6,9 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { searchInstances } from '../MessagingInstance/actions/pickers';
 import { triggerProperties } from './description';
+import { instanceSubtitle } from './instance';
 import { createWebhook, deleteWebhook, webhookExists } from './registration';
 import { receive } from './webhook';
 import { MAIN } from '../shared/connections';
@@ -20,8 +22,10 @@ export class MessagingInstanceTrigger implements INodeType {
 			dark: 'file:messagingInstanceTrigger.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
-		subtitle: '={{ "Instance: " + $parameter["instance"] }}',
+		// 2: Instance is the action node's picker of the server's instances (version 1 kept it as text).
+		version: [1, 2],
+		defaultVersion: 2,
+		subtitle: instanceSubtitle,
 		description:
 			'Starts the workflow when a messaging instance (Evolution API interface) delivers an event, such as an incoming message',
 		defaults: { name: 'Messaging Instance Trigger' },
@@ -38,6 +42,10 @@ export class MessagingInstanceTrigger implements INodeType {
 			},
 		],
 		properties: triggerProperties,
+	};
+
+	methods = {
+		listSearch: { searchInstances },
 	};
 
 	webhookMethods = {

@@ -5,6 +5,7 @@ import { webhookBody, type Dialect } from '../shared/dialect';
 import { redactError } from '../shared/redact';
 import { apiRequest, openConnection, type Connection } from '../shared/transport';
 import { readOptions } from './description';
+import { instanceNameOf } from './instance';
 import { deriveSecret, secretScopeOf } from './secret';
 import { secretInUrl, SECRET_HEADER, withoutSecret, withSecret } from './secretUrl';
 
@@ -55,10 +56,10 @@ interface Settings {
 /** Reads and checks the parameters; an event the credential's dialect does not know is an input error. */
 async function readSettings(ctx: IHookFunctions): Promise<Settings> {
 	const node = ctx.getNode();
-	const instance = String(ctx.getNodeParameter('instance', '')).trim();
+	const instance = instanceNameOf(ctx);
 	if (instance === '') {
 		throw new NodeOperationError(node, 'The "Instance" parameter is empty', {
-			description: 'Enter the name of the instance whose events should start this workflow.',
+			description: 'Pick the instance whose events should start this workflow from the list, or enter its name.',
 		});
 	}
 	const events = (ctx.getNodeParameter('events', []) as string[]).filter(Boolean);
@@ -303,7 +304,7 @@ async function deleteTest(
 	test: NonNullable<TriggerStaticData['test']>,
 ): Promise<void> {
 	const connection = await openConnection(ctx);
-	const instance = String(ctx.getNodeParameter('instance', '')).trim();
+	const instance = instanceNameOf(ctx);
 	const settings = { connection, instance };
 	const secrets = secretsOf(ctx, connection, data, test.registration, test.previous, data.production);
 	const found = await findWebhook(ctx, connection, instance, secrets, true);
@@ -323,7 +324,7 @@ async function deleteProduction(ctx: IHookFunctions, data: TriggerStaticData): P
 	const registration = data.production;
 	if (!registration) return;
 	const connection = await openConnection(ctx);
-	const instance = String(ctx.getNodeParameter('instance', '')).trim();
+	const instance = instanceNameOf(ctx);
 	const secrets = secretsOf(ctx, connection, data, registration);
 	const found = await findWebhook(ctx, connection, instance, secrets, true);
 	if (connection.dialect.hasWebhookFind && (!found || found.url !== registration.url)) {

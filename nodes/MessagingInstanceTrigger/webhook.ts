@@ -6,6 +6,7 @@ import { CREDENTIAL_TYPE } from '../shared/transport';
 import { firstSighting, forget } from './dedupe';
 import { parseDelivery, type DeliveryEvent } from './delivery';
 import { readOptions, type TriggerOptions } from './description';
+import { instanceNameOf } from './instance';
 import { itemOf } from './items';
 import { staticDataOf } from './registration';
 import { deriveSecret, sameSecret, secretScopeOf, type SecretScope } from './secret';
@@ -79,7 +80,7 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	if (!parsed.ok) return respond(ctx, 400, parsed.reason);
 	const delivery = parsed.delivery;
 
-	const instance = String(ctx.getNodeParameter('instance', '')).trim();
+	const instance = instanceNameOf(ctx);
 	if (delivery.instance !== instance) return drop('another instance');
 
 	const events = ctx.getNodeParameter('events', []) as string[];
