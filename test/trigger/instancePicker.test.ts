@@ -1,12 +1,9 @@
-import { LoadOptionsContext } from 'n8n-core';
-import { Workflow } from 'n8n-workflow';
-import type { INode, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { MessagingInstanceTrigger } from '../../nodes/MessagingInstanceTrigger/MessagingInstanceTrigger.node';
 import { startSandbox } from '../../sandbox/server';
-import { additionalDataFor } from '../harness/additionalData';
-import { TestCredentialsHelper } from '../harness/credentialsHelper';
-import { nodeTypes, TRIGGER_TYPE } from '../harness/nodeTypes';
+import { loadOptionsContext } from '../harness/loadOptions';
+import { TRIGGER_TYPE } from '../harness/nodeTypes';
 import { INSTANCE, savedParameters, setup, setWebhookBodies, type Setup } from './helpers';
 
 /** The Instance picker of trigger version 2, and version 1's text field kept working. */
@@ -72,22 +69,14 @@ describe('trigger Instance: version 2 picker, version 1 text', () => {
 	it('the list offers the sandbox\'s instances, searchable, through n8n\'s load-options context', async () => {
 		const sandbox = await startSandbox({ dialect: 'v2', instances: [{ name: INSTANCE }, { name: 'other' }] });
 		try {
-			const parameters = savedParameters({}, 2);
-			const node: INode = {
-				id: 'trigger-node',
-				name: 'Messaging Instance Trigger',
+			const context = loadOptionsContext({
 				type: TRIGGER_TYPE,
 				typeVersion: 2,
-				position: [0, 0],
-				parameters,
-				credentials: { messagingInstanceApi: { id: 'cred-1', name: 'Sandbox' } },
-			};
-			const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-			const credentials = { baseUrl: sandbox.url, apiKey: sandbox.apiKey, dialect: 'v2' };
-			const additionalData = additionalDataFor(new TestCredentialsHelper({ messagingInstanceApi: credentials }), 'http://127.0.0.1:5678', {
-				currentNodeParameters: parameters,
+				name: 'Messaging Instance Trigger',
+				credentials: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, dialect: 'v2' },
+				parameters: savedParameters({}, 2),
+				parameter: 'instance',
 			});
-			const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters.instance');
 			const all = await trigger.methods.listSearch.searchInstances.call(context);
 			const filtered = await trigger.methods.listSearch.searchInstances.call(context, 'oth');
 			expect(all.results.map((entry) => entry.value)).toEqual([INSTANCE, 'other']);
