@@ -26,8 +26,10 @@ export class MessagingInstanceTrigger implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: instanceSubtitle,
+		// n8n's node creator merges this trigger into the Messaging Instance entry and shows this
+		// text for the whole entry (actions and triggers), so it describes the whole package.
 		description:
-			'Starts the workflow when a messaging instance (Evolution API interface) delivers an event, such as an incoming message',
+			'Send and receive messages on a messaging instance (Evolution API interface): start workflows on incoming messages and events, send messages, manage chats, groups and settings',
 		defaults: { name: 'Messaging Instance Trigger' },
 		inputs: [],
 		outputs: MAIN,
