@@ -53,6 +53,12 @@ export interface DeliveryEvent {
 		base64?: string;
 		/** `messageTimestamp` as an ISO date; null when it is missing or not a time. */
 		timestamp: string | null;
+		/** The readable text, whatever the message's kind ('' when it has none). */
+		text: string;
+		/** `messageType` as delivered, else the content's kind, e.g. `conversation`. */
+		type: string;
+		/** The author's display name as delivered ('' when none). */
+		pushName: string;
 	};
 	/** The same for every copy of this event, in any process (dedupe.ts). */
 	dedupeKey: string;
@@ -117,6 +123,8 @@ function eventOf(data: IDataObject, instance: string, eventName: string, dateTim
 	const dedupeKey = key?.id ? keyOfMessage(instance, eventName, key) : eventDedupeKey(instance, eventName, dateTime, data);
 	if (!key || !isRecord(data.message)) return { data, ...(key ? { key } : {}), dedupeKey };
 	const content = data.message;
+	// Unwrapped once here for the text and the type.
+	const inner = unwrap(content);
 	const base64 = typeof content.base64 === 'string' && content.base64 !== '' ? content.base64 : undefined;
 	return {
 		data,
@@ -126,6 +134,9 @@ function eventOf(data: IDataObject, instance: string, eventName: string, dateTim
 			media: mediaOf(content),
 			...(base64 ? { base64 } : {}),
 			timestamp: timestampOf(data.messageTimestamp, dateTime),
+			text: contentTextOf(inner, 0),
+			type: messageTypeOf(data, inner),
+			pushName: typeof data.pushName === 'string' ? data.pushName : '',
 		},
 		dedupeKey,
 	};
@@ -213,9 +224,12 @@ function unwrap(message: IDataObject): IDataObject {
 }
 
 /** The readable text of a message, whatever its kind ('' when it has none). */
-export function textOf(message: unknown, depth = 0): string {
-	if (!isRecord(message) || depth > 3) return '';
-	const m = unwrap(message);
+function textOf(message: unknown, depth: number): string {
+	return isRecord(message) && depth <= 3 ? contentTextOf(unwrap(message), depth) : '';
+}
+
+/** The same for content already unwrapped. */
+function contentTextOf(m: IDataObject, depth: number): string {
 	const field = (name: string): IDataObject => (isRecord(m[name]) ? (m[name] as IDataObject) : {});
 	const protocol = field('protocolMessage');
 	const edited = isRecord(protocol.editedMessage) ? textOf(protocol.editedMessage, depth + 1) : '';
@@ -247,10 +261,10 @@ export function textOf(message: unknown, depth = 0): string {
 
 const NOT_CONTENT = new Set(['base64', 'messageContextInfo', 'mediaUrl']);
 
-export function messageTypeOf(data: IDataObject): string {
+/** `messageType` as delivered, else the first key of the unwrapped content that is content. */
+function messageTypeOf(data: IDataObject, inner: IDataObject): string {
 	if (typeof data.messageType === 'string' && data.messageType !== '') return data.messageType;
-	if (!isRecord(data.message)) return '';
-	return Object.keys(unwrap(data.message)).find((key) => !NOT_CONTENT.has(key)) ?? '';
+	return Object.keys(inner).find((key) => !NOT_CONTENT.has(key)) ?? '';
 }
 
 /** Seconds before the year 10000: a later "time" is not one (and ISO dates end there). */

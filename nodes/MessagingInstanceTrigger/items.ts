@@ -1,7 +1,7 @@
 import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { Delivery, DeliveryEvent } from './delivery';
-import { fileNameOf, messageTypeOf, textOf } from './delivery';
+import { fileNameOf } from './delivery';
 import type { TriggerOptions } from './description';
 
 /**
@@ -18,7 +18,6 @@ function withoutFile(data: IDataObject): IDataObject {
 
 function simplifiedMessage(
 	delivery: Delivery,
-	event: DeliveryEvent,
 	key: NonNullable<DeliveryEvent['key']>,
 	message: NonNullable<DeliveryEvent['message']>,
 ): IDataObject {
@@ -32,9 +31,9 @@ function simplifiedMessage(
 		senderLid: key.senderLid,
 		fromMe: key.fromMe,
 		messageId: key.id,
-		pushName: typeof event.data.pushName === 'string' ? event.data.pushName : '',
-		messageType: messageTypeOf(event.data),
-		text: textOf(message.content),
+		pushName: message.pushName,
+		messageType: message.type,
+		text: message.text,
 		isGroup: key.isGroup,
 		timestamp: message.timestamp,
 		...(media ? { media: { ...media } } : {}),
@@ -66,7 +65,7 @@ export async function itemOf(
 	}
 	const simplified =
 		message && event.key
-		? simplifiedMessage(delivery, event, event.key, message)
+		? simplifiedMessage(delivery, event.key, message)
 		: { ...data, event: delivery.event, instance: delivery.instance };
 	item.json = {
 		...simplified,
