@@ -6,6 +6,7 @@ import { redactError, secretsIn, secretsOfUrl } from '../shared/redact';
 import { readWebhook, ROUTES, type FoundWebhook } from '../shared/routes';
 import { apiRequest, openConnection, type Connection } from '../shared/transport';
 import { readOptions } from './description';
+import { instanceNameOf } from './instance';
 import { deriveSecret, secretScopeOf } from './secret';
 import { secretInUrl, SECRET_HEADER, withoutSecret, withSecret } from './secretUrl';
 
@@ -78,10 +79,10 @@ interface Settings {
 /** Reads and checks the parameters; an event the credential's dialect does not know is an input error. */
 async function readSettings(ctx: IHookFunctions): Promise<Settings> {
 	const node = ctx.getNode();
-	const instance = String(ctx.getNodeParameter('instance', '')).trim();
+	const instance = instanceNameOf(ctx);
 	if (instance === '') {
 		throw new NodeOperationError(node, 'The "Instance" parameter is empty', {
-			description: 'Enter the name of the instance whose events should start this workflow.',
+			description: 'Pick the instance whose events should start this workflow from the list, or enter its name.',
 		});
 	}
 	const events = (ctx.getNodeParameter('events', []) as string[]).filter(Boolean);
@@ -321,7 +322,7 @@ async function deleteTest(
 	test: NonNullable<TriggerStaticData['test']>,
 ): Promise<void> {
 	const connection = await openConnection(ctx);
-	const instance = String(ctx.getNodeParameter('instance', '')).trim();
+	const instance = instanceNameOf(ctx);
 	const settings = { connection, instance };
 	const secret = secretFor(ctx, connection) ?? '';
 	const registration = withDerivedSecret(test.registration, secret);
@@ -343,7 +344,7 @@ async function deleteProduction(ctx: IHookFunctions, data: TriggerStaticData): P
 	if (!data.production) return;
 	const connection = await openConnection(ctx);
 	const registration = withDerivedSecret(data.production, secretFor(ctx, connection) ?? '');
-	const instance = String(ctx.getNodeParameter('instance', '')).trim();
+	const instance = instanceNameOf(ctx);
 	const secrets = secretsToHide(ctx, connection, data, registration);
 	const found = await findWebhook(ctx, connection, instance, secrets, true);
 	if (connection.dialect.hasWebhookFind && (!found || !sameAddress(found.url, registration.url))) {
