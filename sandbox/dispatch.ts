@@ -115,6 +115,10 @@ export function createDispatcher(routes: readonly RouteDef[], host: DispatchHost
 			dialect: host.dialect,
 			v2: host.dialect === 'v2',
 			version: host.version,
+			chosenMessageId:
+				def.messageIdSince && atLeast(host.version, def.messageIdSince) && typeof body.messageId === 'string' && body.messageId !== ''
+					? body.messageId
+					: undefined,
 			inst: current,
 			body,
 			query: record.query,

@@ -11,6 +11,7 @@ export const messageRoutes: RouteDef[] = [
 	{
 		method: 'POST',
 		path: { documented: '/message/sendText/{instance}', v2: '/message/sendText/{instance}' },
+		messageIdSince: '2.4.0',
 		schema: both(sendBody({ text: str }, ['text'])),
 		check: (body) => (body.text.trim() === '' ? 'Text is required' : undefined),
 		needsAccount: true,

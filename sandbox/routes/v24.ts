@@ -3,7 +3,7 @@
  * `src/validate/*.schema.ts`, the Baileys service); older releases answer 404 as their
  * router does. One entry each, like the other files of this folder.
  */
-import { randomUUID } from 'crypto';
+import { randomBytes, randomUUID } from 'crypto';
 import { messageResult, toJid } from '../messages';
 import { bool, delayField, messageKey, numberField, str } from '../schemas';
 import type { ChatEntry, Reply, RouteContext, RouteDef } from '../types';
@@ -146,6 +146,13 @@ function channels(ctx: RouteContext): Reply {
 }
 
 export const v24Routes: RouteDef[] = [
+	{
+		// a fresh id as WhatsApp Web makes them (`3EB0` + 18 hex digits), for a send's `messageId`
+		method: 'GET',
+		path: { v2: '/baileys/generateMessageID/{instance}' },
+		since: '2.4.0',
+		reply: () => ({ status: 200, body: { id: `3EB0${randomBytes(9).toString('hex').toUpperCase()}` } }),
+	},
 	{
 		method: 'POST',
 		path: { v2: '/message/sendCarousel/{instance}' },
