@@ -231,7 +231,7 @@ export interface RouteDef {
 	 */
 	validationShape?: 'response' | 'thrown';
 	/** the service layer's checks after the schema: the message of a 400, or undefined */
-	check?: (body: Body, dialect: Dialect) => string | undefined;
+	check?: (body: Body, dialect: Dialect, version: ServerVersion) => string | undefined;
 	/** the body's `number` must have an account (else 400 with the numbers check of it) */
 	needsAccount?: boolean;
 	/** the ms the server holds the answer */
