@@ -3,19 +3,9 @@
  * sent message's `key.id`, is stored (Find Messages `where.key.id` finds it) and is not
  * deduplicated; other routes and 2.3.x ignore it. `GET /baileys/generateMessageID` hands out one.
  */
-import { startSandbox, Sandbox } from '../../sandbox/server';
-import type { ServerVersion } from '../../sandbox/versions';
 import { TINY_PNG_BASE64 } from '../../sandbox/messages';
-import { call } from './helpers';
+import { call, withVersion } from './helpers';
 
-async function withVersion(version: ServerVersion, run: (sb: Sandbox) => Promise<void>): Promise<void> {
-	const sb = await startSandbox({ dialect: 'v2', version });
-	try {
-		await run(sb);
-	} finally {
-		await sb.close();
-	}
-}
 
 const TO = '5511999990000';
 const sends: Array<[string, Record<string, unknown>]> = [

@@ -3,17 +3,8 @@
  * and their 404 on 2.3.x.
  */
 import { startSandbox, Sandbox } from '../../sandbox/server';
-import type { ServerVersion } from '../../sandbox/versions';
-import { call, validation } from './helpers';
+import { call, validation, withVersion } from './helpers';
 
-async function withVersion(version: ServerVersion, run: (sb: Sandbox) => Promise<void>): Promise<void> {
-	const sb = await startSandbox({ dialect: 'v2', version });
-	try {
-		await run(sb);
-	} finally {
-		await sb.close();
-	}
-}
 
 const GROUP = '120363000000000001@g.us';
 const routes: Array<[string, unknown]> = [

@@ -1,19 +1,10 @@
 /**
  * What 2.3.7 and 2.4 changed in routes 2.3.6 already had, as the sandbox plays each release.
  */
-import { startSandbox, Sandbox } from '../../sandbox/server';
-import type { ServerVersion } from '../../sandbox/versions';
+import type { Sandbox } from '../../sandbox/server';
 import { TINY_PNG_BASE64 } from '../../sandbox/messages';
-import { call, service, validation } from './helpers';
+import { call, service, validation, withVersion } from './helpers';
 
-async function withVersion(version: ServerVersion, run: (sb: Sandbox) => Promise<void>): Promise<void> {
-	const sb = await startSandbox({ dialect: 'v2', version });
-	try {
-		await run(sb);
-	} finally {
-		await sb.close();
-	}
-}
 
 const TO = '5511999990000';
 
