@@ -2,6 +2,7 @@
  * Sandbox command line.
  *
  *   tsx sandbox/cli.ts [--port 8080] [--host 127.0.0.1] [--dialect documented|v2] [--api-key KEY]
+ *                      [--server-version 2.3.6|2.3.7|2.4.0] [--unlicensed]
  *                      [--instance demo[:TOKEN]]... [--state-file FILE [--fresh]] [--quiet]
  *       starts a sandbox server and keeps it running until SIGINT/SIGTERM. With --state-file
  *       it keeps its instances, webhooks, groups, labels and recent chat log in FILE across
@@ -28,6 +29,7 @@ import { readFileSync } from 'fs';
 import { basename, extname } from 'path';
 import { startSandbox, Dialect } from './server';
 import { TINY_PNG_BASE64 } from './messages';
+import { DEFAULT_SERVER_VERSION, SERVER_VERSIONS, ServerVersion, isServerVersion } from './versions';
 
 interface Parsed {
 	positional: string[];
@@ -194,6 +196,8 @@ async function scan(p: Parsed): Promise<void> {
 async function serve(p: Parsed): Promise<void> {
 	const dialect = one(p, 'dialect', 'documented');
 	if (dialect !== 'documented' && dialect !== 'v2') fail('--dialect must be documented or v2');
+	const version = one(p, 'server-version', DEFAULT_SERVER_VERSION);
+	if (!isServerVersion(version)) fail(`--server-version must be one of ${SERVER_VERSIONS.join(', ')}`);
 	const port = Number(one(p, 'port', '8080'));
 	if (!Number.isInteger(port) || port < 0 || port > 65535) fail('--port must be a port number');
 	const instances = (p.flags.get('instance') ?? ['demo']).map((spec) => {
@@ -206,6 +210,8 @@ async function serve(p: Parsed): Promise<void> {
 		port,
 		host: one(p, 'host', '127.0.0.1'),
 		dialect: dialect as Dialect,
+		version: version as ServerVersion,
+		licensed: !p.flags.has('unlicensed'),
 		apiKey: one(p, 'api-key'),
 		instances,
 		maxDelayMs: 3000,
@@ -214,7 +220,7 @@ async function serve(p: Parsed): Promise<void> {
 		log: quiet ? undefined : (line) => process.stdout.write(`[${new Date().toISOString().slice(11, 19)}] ${line}\n`),
 	});
 	const lines = [
-		`Sandbox messaging server (${sb.dialect} dialect) listening on ${sb.url}`,
+		`Sandbox messaging server (${sb.dialect} dialect, Evolution API ${sb.version}${sb.licensed ? '' : ', not activated'}) listening on ${sb.url}`,
 		`  API key:   ${sb.apiKey}`,
 		...sb.instanceNames().map((name) => `  instance:  ${name} (own token ${sb.instanceToken(name)})`),
 		...(sb.stateNote ? [`  NOTE:      ${sb.stateNote}`] : []),

@@ -34,8 +34,8 @@ export interface ControlHost {
 }
 
 /** Is this one of the sandbox's own routes? */
-export function isControlPath(method: string, path: string): boolean {
-	return path === '/chat' || path === '/chat/' || path.startsWith('/_sandbox/') || (path === '/' && method === 'GET');
+export function isControlPath(path: string): boolean {
+	return path === '/chat' || path === '/chat/' || path.startsWith('/_sandbox/');
 }
 
 export function sseFrame(entry: ChatEntry): string {
@@ -151,6 +151,7 @@ async function injectMessage({ sb, req, json }: ControlRequest): Promise<void> {
 		fromMe: b.fromMe === true,
 		id: typeof b.id === 'string' ? b.id : undefined,
 		group: typeof b.group === 'string' ? b.group : undefined,
+		lid: typeof b.lid === 'string' ? b.lid : undefined,
 		media: isObject(b.media) ? (b.media as unknown as IncomingMessage['media']) : undefined,
 	});
 	const entry = sb.chat[before] ?? null;
@@ -203,11 +204,6 @@ function chatStream({ sb, query, req, res }: ControlRequest): void {
 }
 
 const CONTROL_ROUTES: readonly ControlRoute[] = [
-	{
-		method: 'GET',
-		path: '/',
-		handle: ({ sb, json }) => json(200, { status: 200, message: 'Sandbox messaging instance server is working', dialect: sb.dialect, chat: `${sb.url}/chat` }),
-	},
 	{ method: 'GET', path: '/chat', handle: ({ res }) => send(res, 200, CHAT_PAGE_HTML, 'text/html; charset=utf-8') },
 	{ method: 'GET', path: '/_sandbox/state', handle: state },
 	{ method: 'GET', path: '/_sandbox/requests', handle: recordedRequests },

@@ -5,11 +5,13 @@
 import type { DeliveryAttempt, Dialect, Instance, RecordedDelivery } from './types';
 import { configEventName } from './events';
 import { redactUrl } from './http';
+import { ServerVersion, deliveryHeaders } from './versions';
 
 const NO_RETRY = new Set([400, 401, 403, 404, 422]);
 
 export interface DeliveryHost {
 	readonly dialect: Dialect;
+	readonly version: ServerVersion;
 	readonly attempts: number;
 	readonly backoffMs: number;
 	readonly timeoutMs: number;
@@ -34,8 +36,7 @@ export async function deliver(host: DeliveryHost, inst: Instance, event: string,
 		u.pathname = `${u.pathname.replace(/\/+$/, '')}/${event.replace(/\./g, '-')}`;
 		url = u.toString();
 	}
-	const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-	if (host.dialect === 'v2') Object.assign(headers, w.headers);
+	const headers = deliveryHeaders(host.version, host.dialect === 'v2' ? w.headers : undefined, inst, event);
 	const body = {
 		event,
 		instance: inst.name,

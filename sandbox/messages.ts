@@ -3,6 +3,8 @@
  * results as the contract shows them, incoming MESSAGES_UPSERT data and chat summaries.
  */
 import { createHash, randomBytes } from 'crypto';
+import { incomingKeyAddress } from './lid';
+import { DEFAULT_SERVER_VERSION, ServerVersion } from './versions';
 
 /** A message id that looks like the ones real servers hand out: `3EB0` + 16 upper-case hex digits. */
 export function messageId(): string {
@@ -32,8 +34,10 @@ export function hasAccount(number: string | number): boolean {
 	return !jid.split('@')[0].startsWith('0');
 }
 
-export function numberCheck(number: string): { exists: boolean; jid: string; number: string } {
-	return { exists: hasAccount(number), jid: toJid(number), number };
+/** The numbers check of one number; every release counts a `…@lid` JID as existing and marks it `lid`. */
+export function numberCheck(number: string): { exists: boolean; jid: string; number: string; lid?: string } {
+	const jid = toJid(number);
+	return { exists: hasAccount(number), jid, number, ...(jid.endsWith('@lid') ? { lid: 'lid' } : {}) };
 }
 
 export interface MessageResult {
@@ -99,15 +103,29 @@ export interface IncomingMessage {
 	id?: string;
 	group?: string;
 	media?: IncomingMedia;
+	/** the contact's LID (`…@lid`): the key then carries it as the server release does */
+	lid?: string;
+	/** a group's addressing mode for a LID author (default 'lid': `participant` = the LID) */
+	groupAddressing?: 'lid' | 'pn';
 }
 
 /** The `data` of a MESSAGES_UPSERT for an injected incoming message. */
-export function upsertData(msg: IncomingMessage, instanceId: string, withBase64: boolean): Record<string, unknown> {
+export function upsertData(
+	msg: IncomingMessage,
+	instanceId: string,
+	withBase64: boolean,
+	version: ServerVersion = DEFAULT_SERVER_VERSION,
+): Record<string, unknown> {
 	const fromJid = toJid(msg.from);
 	const id = msg.id ?? '3A' + randomBytes(9).toString('hex').toUpperCase();
-	const key: Record<string, unknown> = msg.group
-		? { remoteJid: toJid(msg.group), fromMe: msg.fromMe ?? false, id, participant: fromJid }
-		: { remoteJid: fromJid, fromMe: msg.fromMe ?? false, id };
+	const address = incomingKeyAddress(version, {
+		fromJid,
+		lid: msg.lid ? toJid(msg.lid) : undefined,
+		group: msg.group ? toJid(msg.group) : undefined,
+		groupAddressing: msg.groupAddressing,
+	});
+	const { remoteJid, ...rest } = address;
+	const key: Record<string, unknown> = { remoteJid, fromMe: msg.fromMe ?? false, id, ...rest };
 	let message: Record<string, unknown>;
 	let messageType: string;
 	if (msg.media) {

@@ -24,6 +24,8 @@ import { mediaPath } from './routes/send';
 import { accountOf } from './routes/account';
 import { newGroup, scan } from './accounts';
 import { loadState, serialize, writeStateAtomically } from './store';
+import { DEFAULT_SERVER_VERSION, ServerVersion, rootAnswer } from './versions';
+import { licenceRequired, passesGate } from './licence';
 
 export type {
 	Dialect,
@@ -43,6 +45,12 @@ export interface Sandbox {
 	readonly url: string;
 	readonly apiKey: string;
 	readonly dialect: Dialect;
+	/** the Evolution API release it plays */
+	readonly version: ServerVersion;
+	/** false: a 2.4 sandbox that is not activated (503 LICENSE_REQUIRED) */
+	readonly licensed: boolean;
+	/** the server's licence instance id (what a 503 LICENSE_REQUIRED names) */
+	readonly licenceInstanceId: string;
 	readonly requests: RecordedRequest[];
 	readonly deliveries: RecordedDelivery[];
 	/** the chat log of all instances, oldest first */
@@ -89,6 +97,9 @@ class SandboxImpl implements Sandbox {
 	url = '';
 	readonly apiKey: string;
 	readonly dialect: Dialect;
+	readonly version: ServerVersion;
+	readonly licensed: boolean;
+	readonly licenceInstanceId = randomUUID();
 	readonly requests: RecordedRequest[] = [];
 	readonly deliveries: RecordedDelivery[] = [];
 	readonly chat: ChatEntry[] = [];
@@ -116,10 +127,13 @@ class SandboxImpl implements Sandbox {
 	constructor(private readonly options: SandboxOptions) {
 		this.apiKey = options.apiKey ?? randomBytes(16).toString('hex').toUpperCase();
 		this.dialect = options.dialect ?? 'documented';
+		this.version = options.version ?? DEFAULT_SERVER_VERSION;
+		this.licensed = options.licensed ?? true;
 		this.maxDelayMs = options.maxDelayMs ?? 0;
 		this.log = options.log ?? (() => undefined);
 		this.delivery = {
 			dialect: this.dialect,
+			version: this.version,
 			attempts: Math.max(1, options.delivery?.attempts ?? 10),
 			backoffMs: options.delivery?.backoffMs ?? 5000,
 			timeoutMs: options.delivery?.timeoutMs ?? 30000,
@@ -132,6 +146,7 @@ class SandboxImpl implements Sandbox {
 		};
 		this.dispatch = createDispatcher(ROUTES, {
 			dialect: this.dialect,
+			version: this.version,
 			apiKey: this.apiKey,
 			maxDelayMs: this.maxDelayMs,
 			instance: (name) => this.instance(name),
@@ -292,7 +307,7 @@ class SandboxImpl implements Sandbox {
 
 	async injectMessage(instance: string, msg: IncomingMessage): Promise<RecordedDelivery | undefined> {
 		const inst = this.mustInstance(instance);
-		const data = upsertData(msg, inst.instanceId, inst.webhook?.webhookBase64 ?? false);
+		const data = upsertData(msg, inst.instanceId, inst.webhook?.webhookBase64 ?? false, this.version);
 		const key = data.key as { remoteJid: string; id: string };
 		const summary = msg.media ? `[${msg.media.kind}] ${msg.media.caption ?? msg.text ?? msg.media.fileName ?? ''}`.trim() : (msg.text ?? '');
 		const m = msg.media;
@@ -465,6 +480,11 @@ class SandboxImpl implements Sandbox {
 
 	// ---------------------------------------------------------------- HTTP
 
+	/** an unactivated 2.4 server refuses this path before routing and before the key check */
+	private gated(path: string): boolean {
+		return this.version === '2.4.0' && !this.licensed && !passesGate(path);
+	}
+
 	private async handle(req: HttpRequest, res: ServerResponse): Promise<void> {
 		const started = Date.now();
 		const method = (req.method ?? 'GET').toUpperCase();
@@ -475,7 +495,12 @@ class SandboxImpl implements Sandbox {
 			query[k] = v;
 		});
 
-		if (isControlPath(method, path)) {
+		// `GET /` answers as the real server does at this release, on every release, never gated
+		if (method === 'GET' && path === '/') {
+			send(res, 200, rootAnswer(this.version, req.headers.host ?? '', this.dialect, `${this.url}/chat`));
+			return;
+		}
+		if (isControlPath(path)) {
 			await control(this, method, path, query, req, res);
 			if (method !== 'GET') this.stateChanged();
 			return;
@@ -494,7 +519,11 @@ class SandboxImpl implements Sandbox {
 			at: started,
 		};
 		this.requests.push(record);
-		const reply = raw === undefined ? { status: 413, body: errorBody(413, 'request entity too large') } : await this.dispatch(record);
+		const reply = this.gated(path)
+			? licenceRequired(this.licenceInstanceId, req.headers.host, record.headers['x-forwarded-proto'])
+			: raw === undefined
+				? { status: 413, body: errorBody(413, 'request entity too large') }
+				: await this.dispatch(record);
 		record.status = reply.status;
 		record.response = reply.body;
 		// any change an endpoint makes (instances, webhooks, settings, groups, labels; Connect is

@@ -2,6 +2,7 @@
 import type { Account } from './accounts';
 import type { Schema } from './validate';
 import type { MediaStore } from './media';
+import type { ServerVersion } from './versions';
 
 export type Dialect = 'documented' | 'v2';
 
@@ -12,6 +13,10 @@ export interface SandboxOptions {
 	host?: string;
 	/** default 'documented' */
 	dialect?: Dialect;
+	/** the Evolution API release the sandbox plays (./versions.ts); default '2.3.6' */
+	version?: ServerVersion;
+	/** 2.4 only: false = not activated, every business route answers 503 LICENSE_REQUIRED; default true */
+	licensed?: boolean;
 	/** the server's global API key; default a random one */
 	apiKey?: string;
 	/** default [{ name: 'demo' }]; token = the instance's own key (random if omitted) */
@@ -166,6 +171,10 @@ export type Body = any;
 export interface RouteContext {
 	readonly dialect: Dialect;
 	readonly v2: boolean;
+	/** the server release the sandbox plays */
+	readonly version: ServerVersion;
+	/** the body's `messageId` when this route at this release makes it the sent message's `key.id` */
+	readonly chosenMessageId?: string;
 	/** the instance named in the path; undefined for routes without `{instance}` */
 	readonly inst: Instance;
 	/** the parsed JSON body ({} when there is none) */
@@ -210,6 +219,10 @@ export interface RouteDef {
 	 * not serve the route (404 as on a real server).
 	 */
 	path: Partial<Record<Dialect, string>>;
+	/** the first server release that serves the route (older ones answer 404); default: every release */
+	since?: ServerVersion;
+	/** the first release whose send takes the body's `messageId` as the message's `key.id` (unchecked, not deduplicated) */
+	messageIdSince?: ServerVersion;
 	/**
 	 * Who may call it. 'instance' (default with `{instance}`): the global key or the instance's
 	 * token; 'global' (default without): the global key only; 'reply': the reply decides.
@@ -225,7 +238,7 @@ export interface RouteDef {
 	 */
 	validationShape?: 'response' | 'thrown';
 	/** the service layer's checks after the schema: the message of a 400, or undefined */
-	check?: (body: Body, dialect: Dialect) => string | undefined;
+	check?: (body: Body, dialect: Dialect, version: ServerVersion) => string | undefined;
 	/** the body's `number` must have an account (else 400 with the numbers check of it) */
 	needsAccount?: boolean;
 	/** the ms the server holds the answer */

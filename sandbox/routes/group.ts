@@ -31,7 +31,7 @@ function withGroup(ctx: RouteContext, act: (group: Group) => Reply): Reply {
 	return 'status' in found && !('subject' in found) ? found : act(found as Group);
 }
 
-function route(method: RouteDef['method'], name: string, act: (group: Group, ctx: RouteContext) => Reply, schema?: Schema): RouteDef {
+export function route(method: RouteDef['method'], name: string, act: (group: Group, ctx: RouteContext) => Reply, schema?: Schema): RouteDef {
 	return {
 		method,
 		path: { v2: `/group/${name}/{instance}` },

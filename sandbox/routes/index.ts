@@ -12,6 +12,7 @@ import { lifecycleRoutes } from './lifecycle';
 import { groupRoutes } from './group';
 import { labelRoutes } from './label';
 import { historyRoutes } from './history';
+import { v24Routes } from './v24';
 
 export const ROUTES: readonly RouteDef[] = [
 	...messageRoutes,
@@ -23,4 +24,5 @@ export const ROUTES: readonly RouteDef[] = [
 	...groupRoutes,
 	...labelRoutes,
 	...historyRoutes,
+	...v24Routes,
 ];

@@ -64,6 +64,7 @@ export const mediaRoutes: RouteDef[] = [
 	{
 		method: 'POST',
 		path: { v2: '/message/sendMedia/{instance}' },
+		messageIdSince: '2.4.0',
 		schema: {
 			v2: sendBody({ mediatype: { type: 'string', enum: MEDIA_KINDS }, mimetype: str, media: str, fileName: str, caption: str }, ['mediatype']),
 		},
@@ -103,6 +104,7 @@ export const mediaRoutes: RouteDef[] = [
 	{
 		method: 'POST',
 		path: { v2: '/message/sendSticker/{instance}' },
+		messageIdSince: '2.4.0',
 		schema: { v2: sendBody({ sticker: str }, []) },
 		check: ownedMedia('sticker'),
 		needsAccount: true,
@@ -111,6 +113,7 @@ export const mediaRoutes: RouteDef[] = [
 	{
 		method: 'POST',
 		path: { v2: '/message/sendPtv/{instance}' },
+		messageIdSince: '2.4.0',
 		schema: { v2: sendBody({ video: str }, []) },
 		check: ownedMedia('video'),
 		needsAccount: true,
@@ -134,6 +137,7 @@ export const mediaRoutes: RouteDef[] = [
 	{
 		method: 'POST',
 		path: { v2: '/message/sendPoll/{instance}' },
+		messageIdSince: '2.4.0',
 		schema: {
 			v2: sendBody(
 				{
