@@ -8,7 +8,7 @@ import { parseDelivery, type DeliveryEvent } from './delivery';
 import { readOptions, type TriggerOptions } from './description';
 import { instanceNameOf } from './instance';
 import { itemOf } from './items';
-import { staticDataOf } from './registration';
+import { staticDataOf } from './state';
 import { deriveSecret, sameSecret, secretScopeOf, type SecretScope } from './secret';
 import { SECRET_HEADER, SECRET_PARAM } from './secretUrl';
 
