@@ -197,6 +197,31 @@ describe('Send and Wait for Response: free text and custom form', () => {
 		]);
 	});
 
+	test('hostile answers are refused with the form again and the run keeps waiting', async () => {
+		const options = optionsFor({ message: 'Dinner?', responseType: 'customForm', formFields });
+		await waitingRun(options);
+		const [link] = waitingLinks(sentTexts()[0]);
+		const cases: Array<[Array<[string, string]>, string]> = [
+			[[['field-0', 'x'.repeat(20_001)]], '&#34;Name&#34; is longer than 20000 characters.'],
+			[[['field-0', 'Ana'], ['field-0', 'Bo'], ['field-2', 'Fish']], '&#34;Name&#34; takes one answer.'],
+			[[['field-0', 'Ana'], ['field-1', '1e400'], ['field-2', 'Fish']], '&#34;Guests&#34; must be a number.'],
+			[[['field-0', 'Ana'], ['field-2', 'Fish'], ['field-2', 'Veggie']], '&#34;Menu&#34; takes one option.'],
+			[[['field-0', 'Ana'], ['field-2', 'Fish'], ['field-4', '31/12/2030']], '&#34;Date&#34; must be a date (YYYY-MM-DD).'],
+			[[['field-0', 'Ana'], ['field-2', 'Fish'], ['field-3', '<script>alert(1)</script>']], '&#34;Extras&#34; has no option &#34;&#60;script&#62;alert(1)&#60;/script&#62;&#34;.'],
+		];
+		for (const [fields, problem] of cases) {
+			const answer = await openLink(options, link, fields);
+			expect({ status: answer.status, problem: /<p class="problem">(.*)<\/p>/.exec(answer.html)?.[1] }).toEqual({ status: 400, problem });
+			expect(answer.workflowData).toBeUndefined();
+			expect(answer.html).not.toContain('<script>');
+		}
+	});
+
+	test('the response types offered are approval, free text and custom form (a chat reply is not offered yet)', () => {
+		const responseType = new MessagingInstance().description.properties.find((property) => property.name === 'responseType');
+		expect(responseType?.options?.map((option) => ('value' in option ? option.value : undefined))).toEqual(['approval', 'customForm', 'freeText']);
+	});
+
 	test('a custom form without fields fails before anything is sent', async () => {
 		const run = await runNode(optionsFor({ message: 'Dinner?', responseType: 'customForm' }));
 		expect(run.error?.message).toBe('"Form Fields" needs at least one field [item 0]');
