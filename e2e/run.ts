@@ -49,6 +49,7 @@ import {
 import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium';
 import { setUpV2, v2CliChecks, v2ServerChecks, type E2eTools, type V2Run } from './v2';
 import { agentChecks } from './agent';
+import { sendAndWaitChecks } from './sendAndWait';
 import { REPLY_PREFIX } from '../scripts/demo-workflow';
 import { startPlayground, type Playground } from '../scripts/start';
 import { Report, sleep, waitFor } from './report';
@@ -412,6 +413,9 @@ async function main(): Promise<void> {
 
 		// --- (j) a trigger on the v2 sandbox → Download Media → a hash of the file ---------
 		await v2ServerChecks(tools, v2, rest);
+
+		// --- (m) Send and Wait for Response: waiting, answered through the link, resumed ----
+		await sendAndWaitChecks(tools, rest, sandbox, n8n.url, credId, 'Sandbox (e2e)');
 
 		// --- (c) node types -------------------------------------------------------------
 		await check('(c) n8n exposes messagingInstance, messagingInstanceTrigger and the messagingInstanceTool variant', async () => {

@@ -344,7 +344,7 @@ export const V24_OPERATIONS: V2Op[] = [
 	{ node: 'Played', parameters: { resource: 'message', operation: 'markAsPlayed', ...KEY }, method: 'POST', path: '/chat/markMessageAsPlayed/demo', body: { playedMessages: [{ remoteJid: KEY.remoteJid, fromMe: false, id: KEY.messageId }] } },
 	{ node: 'Poll Votes', parameters: { resource: 'message', operation: 'getPollVotes', remoteJid: KEY.remoteJid, messageId: E2E_POLL_ID }, method: 'POST', path: '/chat/getPollVote/demo', body: { message: { key: { id: E2E_POLL_ID } }, remoteJid: KEY.remoteJid } },
 	{ node: 'Channels', parameters: { resource: 'chat', operation: 'getManyChannels', limit: 5 }, method: 'POST', path: '/chat/findChannels/demo', body: { page: 1, limit: 5 } },
-	{ node: 'Member Add Mode', parameters: { resource: 'group', operation: 'updateMemberAddMode', groupJid: inGroup(GROUP), mode: 'admin_add' }, method: 'POST', path: '/group/updateMemberAddMode/demo', query: { groupJid: GROUP }, body: { mode: 'admin_add' } },
+	{ node: 'Member Add Mode', parameters: { resource: 'group', operation: 'updateMemberAddMode', groupJid: inGroup(GROUP), mode: 'admin_add' }, method: 'POST', path: '/group/updateMemberAddMode/demo', query: { groupJid: GROUP }, body: { groupJid: GROUP, mode: 'admin_add' } },
 ];
 
 export function everyV24Workflow(credId: string): WorkflowSpec {
@@ -390,8 +390,8 @@ export async function everyV24Checks(tools: E2eTools, sandbox: Sandbox, id: stri
 		assert.equal(poll.status, 201, 'the poll for Get Poll Votes was not sent');
 		sandbox.clearRequests();
 		const result = await executeWorkflow(tools.userFolder, id, tools.version);
-		const ok = await tools.check('(m) the operations of Evolution API 2.4 run in one workflow against a 2.4 server (exit 0)', () => ran(result));
-		await checkRequests(tools, sandbox, V24_OPERATIONS, '(m)', ok, nodeOutputs(result.data));
+		const ok = await tools.check('(n) the operations of Evolution API 2.4 run in one workflow against a 2.4 server (exit 0)', () => ran(result));
+		await checkRequests(tools, sandbox, V24_OPERATIONS, '(n)', ok, nodeOutputs(result.data));
 	} finally {
 		await sandbox.close().catch(() => undefined);
 	}

@@ -34,8 +34,8 @@ export interface ControlHost {
 }
 
 /** Is this one of the sandbox's own routes? */
-export function isControlPath(method: string, path: string): boolean {
-	return path === '/chat' || path === '/chat/' || path.startsWith('/_sandbox/') || (path === '/' && method === 'GET');
+export function isControlPath(path: string): boolean {
+	return path === '/chat' || path === '/chat/' || path.startsWith('/_sandbox/');
 }
 
 export function sseFrame(entry: ChatEntry): string {
@@ -204,11 +204,6 @@ function chatStream({ sb, query, req, res }: ControlRequest): void {
 }
 
 const CONTROL_ROUTES: readonly ControlRoute[] = [
-	{
-		method: 'GET',
-		path: '/',
-		handle: ({ sb, json }) => json(200, { status: 200, message: 'Sandbox messaging instance server is working', dialect: sb.dialect, chat: `${sb.url}/chat` }),
-	},
 	{ method: 'GET', path: '/chat', handle: ({ res }) => send(res, 200, CHAT_PAGE_HTML, 'text/html; charset=utf-8') },
 	{ method: 'GET', path: '/_sandbox/state', handle: state },
 	{ method: 'GET', path: '/_sandbox/requests', handle: recordedRequests },

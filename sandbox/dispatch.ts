@@ -3,11 +3,11 @@
  * and runs the real servers' order of checks for it. Nothing here knows a particular route.
  */
 import type { Body, ChatEntry, Dialect, Instance, RecordedRequest, Reply, RouteContext, RouteDef, ServerState } from './types';
-import { validate } from './validate';
+import { validate, type Schema } from './validate';
 import { UNAUTHORIZED, badRequest, errorBody, notFound, sameSecret } from './http';
 import { hasAccount, numberCheck } from './messages';
 import type { MediaStore } from './media';
-import { ServerVersion, atLeast } from './versions';
+import { ServerVersion, atLeast, schemaAt } from './versions';
 
 /** What the dispatcher needs of the running sandbox. */
 export interface DispatchHost {
@@ -28,6 +28,8 @@ export interface DispatchHost {
 
 interface Compiled {
 	def: RouteDef;
+	/** the v2 body schema as this release checks it */
+	schema?: Schema;
 	pattern: RegExp;
 	hasInstance: boolean;
 }
@@ -43,7 +45,11 @@ export function createDispatcher(routes: readonly RouteDef[], host: DispatchHost
 	const table: Compiled[] = [];
 	for (const def of routes) {
 		const template = def.path[host.dialect];
-		if (template !== undefined && (!def.since || atLeast(host.version, def.since))) table.push(compile(def, template));
+		if (template === undefined || (def.since && !atLeast(host.version, def.since))) continue;
+		const compiled = compile(def, template);
+		const schema = def.schema?.[host.dialect];
+		compiled.schema = schema && host.dialect === 'v2' ? schemaAt(host.version, template, schema) : schema;
+		table.push(compiled);
 	}
 
 	return async (record) => {
@@ -97,14 +103,14 @@ export function createDispatcher(routes: readonly RouteDef[], host: DispatchHost
 		}
 		// 5. the schemas (a type error on the body itself reads "instance is not of a type(s) object")
 		const querySchema = def.querySchema?.[host.dialect];
-		const schema = def.schema?.[host.dialect];
+		const schema = found.route.schema;
 		const errors = [...(querySchema ? validate(record.query, querySchema) : []), ...(schema ? validate(body, schema) : [])];
 		if (errors.length > 0) {
 			if (def.validationShape === 'thrown') return { status: 400, body: { status: 400, error: 'Bad Request', message: [errors] } };
 			return badRequest([errors]);
 		}
 		// 6. the service layer: checks beyond the schema, then the "has an account" check
-		const problem = def.check?.(body, host.dialect);
+		const problem = def.check?.(body, host.dialect, host.version);
 		if (problem) return badRequest([problem]);
 		if (def.needsAccount && !hasAccount(body.number)) return badRequest([numberCheck(String(body.number))]);
 		const delay = def.delayOf ? def.delayOf(body, host.dialect) : (body as { delay?: unknown } | undefined)?.delay;
@@ -115,6 +121,10 @@ export function createDispatcher(routes: readonly RouteDef[], host: DispatchHost
 			dialect: host.dialect,
 			v2: host.dialect === 'v2',
 			version: host.version,
+			chosenMessageId:
+				def.messageIdSince && atLeast(host.version, def.messageIdSince) && typeof body.messageId === 'string' && body.messageId !== ''
+					? body.messageId
+					: undefined,
 			inst: current,
 			body,
 			query: record.query,

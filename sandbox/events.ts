@@ -35,7 +35,7 @@ export const DOCUMENTED_EVENTS = [
 
 const V2_DROPPED = new Set<string>(['NEW_JWT_TOKEN', 'FLOWBOT_START', 'FLOWBOT_CHANGE_STATUS']);
 
-/** v2.x servers: the contract's names minus three, plus eleven of their own, plus one 2.4 added. */
+/** v2.x servers: the contract's names minus three, plus eleven of their own. */
 export const V2_EVENTS: readonly string[] = [
 	...DOCUMENTED_EVENTS.filter((e) => !V2_DROPPED.has(e)),
 	'MESSAGES_EDITED',
@@ -49,7 +49,6 @@ export const V2_EVENTS: readonly string[] = [
 	'INSTANCE_CREATE',
 	'INSTANCE_DELETE',
 	'STATUS_INSTANCE',
-	'MESSAGING_HISTORY_SET',
 ];
 
 export function eventsOf(dialect: Dialect): readonly string[] {

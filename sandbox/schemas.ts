@@ -15,9 +15,10 @@ export const PRESENCES = ['unavailable', 'available', 'composing', 'recording', 
 
 /**
  * `number`: digits with country code, optionally with `+`, spaces or dashes; or a JID
- * (`<digits>@s.whatsapp.net`, a group `<digits>[-<digits>]@g.us`). Anything else: Invalid format.
+ * (`<digits>@s.whatsapp.net`, a group `<digits>[-<digits>]@g.us`, a contact's LID `<digits>@lid`).
+ * Anything else: Invalid format.
  */
-export const NUMBER_PATTERN = '^(\\+?[ -]*[0-9][0-9 -]*|[0-9]+(-[0-9]+)?@(s\\.whatsapp\\.net|g\\.us))$';
+export const NUMBER_PATTERN = '^(\\+?[ -]*[0-9][0-9 -]*|[0-9]+(-[0-9]+)?@(s\\.whatsapp\\.net|g\\.us|lid))$';
 
 export const str: Schema = { type: 'string' };
 export const bool: Schema = { type: 'boolean' };

@@ -23,9 +23,9 @@ import { MediaStore, StoredMedia } from './media';
 import { mediaPath } from './routes/send';
 import { accountOf } from './routes/account';
 import { newGroup, scan } from './accounts';
+import { loadState, serialize, writeStateAtomically } from './store';
 import { DEFAULT_SERVER_VERSION, ServerVersion, rootAnswer } from './versions';
 import { licenceRequired, passesGate } from './licence';
-import { loadState, serialize, writeStateAtomically } from './store';
 
 export type {
 	Dialect,
@@ -500,7 +500,7 @@ class SandboxImpl implements Sandbox {
 			send(res, 200, rootAnswer(this.version, req.headers.host ?? '', this.dialect, `${this.url}/chat`));
 			return;
 		}
-		if (isControlPath(method, path)) {
+		if (isControlPath(path)) {
 			await control(this, method, path, query, req, res);
 			if (method !== 'GET') this.stateChanged();
 			return;

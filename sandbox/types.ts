@@ -173,6 +173,8 @@ export interface RouteContext {
 	readonly v2: boolean;
 	/** the server release the sandbox plays */
 	readonly version: ServerVersion;
+	/** the body's `messageId` when this route at this release makes it the sent message's `key.id` */
+	readonly chosenMessageId?: string;
 	/** the instance named in the path; undefined for routes without `{instance}` */
 	readonly inst: Instance;
 	/** the parsed JSON body ({} when there is none) */
@@ -219,6 +221,8 @@ export interface RouteDef {
 	path: Partial<Record<Dialect, string>>;
 	/** the first server release that serves the route (older ones answer 404); default: every release */
 	since?: ServerVersion;
+	/** the first release whose send takes the body's `messageId` as the message's `key.id` (unchecked, not deduplicated) */
+	messageIdSince?: ServerVersion;
 	/**
 	 * Who may call it. 'instance' (default with `{instance}`): the global key or the instance's
 	 * token; 'global' (default without): the global key only; 'reply': the reply decides.
@@ -234,7 +238,7 @@ export interface RouteDef {
 	 */
 	validationShape?: 'response' | 'thrown';
 	/** the service layer's checks after the schema: the message of a 400, or undefined */
-	check?: (body: Body, dialect: Dialect) => string | undefined;
+	check?: (body: Body, dialect: Dialect, version: ServerVersion) => string | undefined;
 	/** the body's `number` must have an account (else 400 with the numbers check of it) */
 	needsAccount?: boolean;
 	/** the ms the server holds the answer */

@@ -40,6 +40,8 @@ export interface Schema {
 	pattern?: string;
 	minimum?: number;
 	maximum?: number;
+	/** the value must match exactly one of these */
+	oneOf?: Schema[];
 	/** for each entry whose predicate holds for the (object) value, the value is also checked against `then` */
 	when?: Array<{ test: (value: Record<string, unknown>) => boolean; then: Schema }>;
 }
@@ -97,6 +99,9 @@ function walk(value: unknown, schema: Schema, path: string, errors: string[]): v
 			push(`is not of a type(s) ${types.join(',')}`);
 			return;
 		}
+	}
+	if (schema.oneOf && schema.oneOf.filter((s) => validate(value, s).length === 0).length !== 1) {
+		push(`is not exactly one from ${schema.oneOf.map((_s, i) => `[subschema ${i}]`).join(',')}`);
 	}
 	if (schema.enum && !schema.enum.some((e) => deepEqual(e, value))) {
 		push(`is not one of enum values: ${schema.enum.map((e) => String(e)).join(',')}`);

@@ -5,6 +5,7 @@
  * 2.3.7, 2.4.0-rc2 (README.md lists them with their source paths).
  */
 import type { Instance } from './types';
+import type { Schema } from './validate';
 
 export const SERVER_VERSIONS = ['2.3.6', '2.3.7', '2.4.0'] as const;
 export type ServerVersion = (typeof SERVER_VERSIONS)[number];
@@ -61,4 +62,55 @@ export function deliveryHeaders(
 	// 2.4.0-rc2 still names itself 2.3.7 here
 	headers['User-Agent'] = 'EvolutionAPI-Webhook/2.3.7';
 	return headers;
+}
+
+const BOOLEAN_FLAG: Schema = { type: 'boolean', enum: [true, false] };
+
+/**
+ * A route's v2 body schema as this release checks it. The sandbox's tables hold one schema per
+ * dialect; what the releases changed in the existing routes is applied here:
+ * - the mention-everyone flag: 2.3.x schemas check `everyOne`, 2.4 checks `mentionsEveryOne`
+ *   (2.4's own sendCarousel still checks `everyOne`);
+ * - sendMedia: 2.4 adds `gifPlayback` (a boolean or "true"/"false") and `gifAttribution` (0–2);
+ * - Find Contacts: `where.remoteJid: ""` is refused from 2.3.7 on;
+ * - webhook events: 2.4 adds MESSAGING_HISTORY_SET (before REMOVE_INSTANCE).
+ */
+export function schemaAt(version: ServerVersion, path: string, schema: Schema): Schema {
+	const props = schema.properties;
+	if (!props) return schema;
+	const v24 = atLeast(version, '2.4.0');
+	let out = schema;
+	if ('mentionsEveryOne' in props) {
+		const { mentionsEveryOne: _dropped, ...rest } = props;
+		out = { ...out, properties: v24 ? { ...props, mentionsEveryOne: BOOLEAN_FLAG } : { ...rest, everyOne: BOOLEAN_FLAG } };
+	}
+	if (v24 && path.startsWith('/message/sendMedia/')) {
+		out = {
+			...out,
+			properties: {
+				...out.properties,
+				gifPlayback: { oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }] },
+				gifAttribution: { oneOf: [{ type: 'integer', enum: [0, 1, 2] }, { type: 'string', enum: ['0', '1', '2'] }] },
+			},
+		};
+	}
+	// 2.3.7 added `where.remoteJid` (at least 1 character) to Find Contacts' schema; 2.3.6 takes "" (no filter)
+	const where = props.where?.properties;
+	if (!atLeast(version, '2.3.7') && path.startsWith('/chat/findContacts/') && where?.remoteJid) {
+		const { remoteJid: _checked, ...others } = where;
+		out = { ...out, properties: { ...out.properties, where: { ...props.where, properties: { ...others, remoteJid: { type: 'string' } } } } };
+	}
+	const webhook = props.webhook?.properties;
+	if (v24 && path.startsWith('/webhook/set/') && webhook?.events?.items?.enum) {
+		const events = webhook.events.items.enum.filter((e) => e !== 'MESSAGING_HISTORY_SET');
+		events.splice(events.indexOf('REMOVE_INSTANCE'), 0, 'MESSAGING_HISTORY_SET');
+		out = {
+			...out,
+			properties: {
+				...out.properties,
+				webhook: { ...props.webhook, properties: { ...webhook, events: { ...webhook.events, items: { ...webhook.events.items, enum: events } } } },
+			},
+		};
+	}
+	return out;
 }

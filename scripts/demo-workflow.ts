@@ -19,7 +19,7 @@ export const DEMO_INSTANCE = 'demo';
  * against the versions n8n reports for the installed package.
  */
 export const ACTION_VERSION = 2;
-export const TRIGGER_VERSION = 1;
+export const TRIGGER_VERSION = 2;
 
 /** The Instance parameter as a node of that version stores it: a picker value from version 2, text before. */
 export function instanceParameter(typeVersion: number, name: string): string | { __rl: true; mode: 'list'; value: string; cachedResultName: string } {

@@ -3,11 +3,14 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 
 import { nodeProperties, nodeSubtitle } from './actions';
 import { searchGroups, searchInstances, searchLabels } from './actions/pickers';
 import { runOperation } from './actions/router';
+import { sendAndWaitTooltip, sendAndWaitWebhook, sendAndWaitWebhooks } from './actions/message/sendAndWait/webhook';
 import { MAIN } from '../shared/connections';
 
 export class MessagingInstance implements INodeType {
@@ -27,12 +30,20 @@ export class MessagingInstance implements INodeType {
 		inputs: MAIN,
 		outputs: MAIN,
 		credentials: [{ name: 'messagingInstanceApi', required: true }],
+		// Served only while an execution waits in Send and Wait for Response (n8n's waiting webhooks).
+		webhooks: sendAndWaitWebhooks,
+		waitingNodeTooltip: sendAndWaitTooltip,
 		properties: nodeProperties,
 	};
 
 	methods = {
 		listSearch: { searchInstances, searchGroups, searchLabels },
 	};
+
+	/** The answer to a waiting Send and Wait for Response: n8n calls it with the request to its link. */
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await sendAndWaitWebhook.call(this);
+	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await runOperation.call(this);

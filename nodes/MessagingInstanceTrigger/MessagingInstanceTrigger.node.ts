@@ -6,7 +6,9 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { searchInstances } from '../MessagingInstance/actions/pickers';
 import { triggerProperties } from './description';
+import { instanceSubtitle } from './instance';
 import { createWebhook, deleteWebhook, webhookExists } from './registration';
 import { receive } from './webhook';
 import { MAIN } from '../shared/connections';
@@ -20,10 +22,14 @@ export class MessagingInstanceTrigger implements INodeType {
 			dark: 'file:messagingInstanceTrigger.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
-		subtitle: '={{ "Instance: " + $parameter["instance"] }}',
+		// 2: Instance is the action node's picker of the server's instances (version 1 kept it as text).
+		version: [1, 2],
+		defaultVersion: 2,
+		subtitle: instanceSubtitle,
+		// n8n's node creator merges this trigger into the Messaging Instance entry and shows this
+		// text for the whole entry (actions and triggers), so it describes the whole package.
 		description:
-			'Starts the workflow when a messaging instance (Evolution API interface) delivers an event, such as an incoming message',
+			'Send and receive messages on a messaging instance (Evolution API interface): start workflows on incoming messages and events, send messages, manage chats, groups and settings',
 		defaults: { name: 'Messaging Instance Trigger' },
 		inputs: [],
 		outputs: MAIN,
@@ -38,6 +44,10 @@ export class MessagingInstanceTrigger implements INodeType {
 			},
 		],
 		properties: triggerProperties,
+	};
+
+	methods = {
+		listSearch: { searchInstances },
 	};
 
 	webhookMethods = {

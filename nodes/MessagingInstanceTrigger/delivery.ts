@@ -12,12 +12,25 @@ import { cleanCopy } from './shape';
  * very objects. Pure functions: no request, no n8n context.
  */
 
-/** The `key` of a message event: `{remoteJid, fromMe, id, participant?}`. */
+/**
+ * The `key` of a message event as delivered (`remoteJid`, `fromMe`, `id`, and the optional
+ * `participant` and the `…Alt` twins servers add for contacts known by LID), with who the
+ * chat and the author are, worked out once here.
+ */
 export interface MessageKey {
 	remoteJid: string;
 	fromMe: boolean;
 	id: string;
 	participant?: string;
+	remoteJidAlt?: string;
+	participantAlt?: string;
+	isGroup: boolean;
+	/** Where a reply goes: the group, else the contact's phone JID when the key carries one, else its LID. */
+	chatId: string;
+	/** Who wrote it: the author's phone JID when the key carries one, else the author's LID. */
+	sender: string;
+	/** The author's `…@lid` JID when the key carries one, else null. */
+	senderLid: string | null;
 }
 
 /** The media part of a message: which kind, its MIME type, file name and the file itself. */
@@ -41,6 +54,12 @@ export interface DeliveryEvent {
 		base64?: string;
 		/** `messageTimestamp` as an ISO date; null when it is missing or not a time. */
 		timestamp: string | null;
+		/** The readable text, whatever the message's kind ('' when it has none). */
+		text: string;
+		/** `messageType` as delivered, else the content's kind, e.g. `conversation`. */
+		type: string;
+		/** The author's display name as delivered ('' when none). */
+		pushName: string;
 	};
 	/** The same for every copy of this event, in any process (dedupe.ts). */
 	dedupeKey: string;
@@ -109,6 +128,8 @@ function eventOf(data: IDataObject, instance: string, eventName: string, dateTim
 	const dedupeKey = key?.id ? keyOfMessage(instance, eventName, key) : eventDedupeKey(instance, eventName, dateTime, data);
 	if (!key || !isRecord(data.message)) return { data, ...(key ? { key } : {}), dedupeKey };
 	const content = data.message;
+	// Unwrapped once here for the text and the type.
+	const inner = unwrap(content);
 	const base64 = typeof content.base64 === 'string' && content.base64 !== '' ? content.base64 : undefined;
 	return {
 		data,
@@ -118,28 +139,70 @@ function eventOf(data: IDataObject, instance: string, eventName: string, dateTim
 			media: mediaOf(content),
 			...(base64 ? { base64 } : {}),
 			timestamp: timestampOf(data.messageTimestamp, dateTime),
+			text: contentTextOf(inner, 0),
+			type: messageTypeOf(data, inner),
+			pushName: typeof data.pushName === 'string' ? data.pushName : '',
 		},
 		dedupeKey,
 	};
 }
 
 function keyOfMessage(instance: string, event: string, key: MessageKey): string {
-	return messageDedupeKey({ instance, event, remoteJid: key.remoteJid, fromMe: key.fromMe, id: key.id });
+	// Keyed by the chat a reply goes to, not by `remoteJid`: the same message delivered with
+	// the LID in `remoteJid` (2.3.6) or in `remoteJidAlt` (2.4) is one message. Without a LID
+	// the chat is `remoteJid`, so such keys are what they always were.
+	return messageDedupeKey({ instance, event, remoteJid: key.chatId, fromMe: key.fromMe, id: key.id });
+}
+
+function isPhoneJid(jid: string | undefined): jid is string {
+	return jid !== undefined && jid.endsWith('@s.whatsapp.net');
+}
+
+function isLidJid(jid: string | undefined): jid is string {
+	return jid !== undefined && jid.endsWith('@lid');
+}
+
+/**
+ * Servers name a contact known by LID in two fields whose roles change with the version: a
+ * direct chat's LID is in `remoteJid` with the phone JID in `remoteJidAlt` (2.3.6), both hold
+ * the phone JID (2.3.7), or the other way round (2.4); a group's author is the
+ * `participant`/`participantAlt` pair in either order. So each JID is found by what it is,
+ * not by which field holds it.
+ */
+function identitiesOf(
+	remoteJid: string,
+	participant: string | undefined,
+	remoteJidAlt: string | undefined,
+	participantAlt: string | undefined,
+): Pick<MessageKey, 'isGroup' | 'chatId' | 'sender' | 'senderLid'> {
+	const isGroup = isGroupJid(remoteJid);
+	const contact = [remoteJid, remoteJidAlt];
+	const chatId = isGroup ? remoteJid : (contact.find(isPhoneJid) ?? remoteJid);
+	const author = isGroup ? [participant, participantAlt] : contact;
+	const senderLid = author.find(isLidJid) ?? null;
+	const sender = isGroup ? (author.find(isPhoneJid) ?? senderLid ?? participant ?? remoteJid) : chatId;
+	return { isGroup, chatId, sender, senderLid };
 }
 
 function messageKeyOf(data: IDataObject): MessageKey | undefined {
 	if (!isRecord(data.key)) return undefined;
 	const key = data.key;
 	if (typeof key.remoteJid !== 'string') return undefined;
+	const participant = str(key.participant);
+	const remoteJidAlt = str(key.remoteJidAlt);
+	const participantAlt = str(key.participantAlt);
 	return {
 		remoteJid: key.remoteJid,
 		fromMe: key.fromMe === true,
 		id: typeof key.id === 'string' ? key.id : '',
-		...(typeof key.participant === 'string' && key.participant !== '' ? { participant: key.participant } : {}),
+		...(participant ? { participant } : {}),
+		...(remoteJidAlt ? { remoteJidAlt } : {}),
+		...(participantAlt ? { participantAlt } : {}),
+		...identitiesOf(key.remoteJid, participant, remoteJidAlt, participantAlt),
 	};
 }
 
-export function isGroupJid(jid: string): boolean {
+function isGroupJid(jid: string): boolean {
 	return jid.endsWith('@g.us');
 }
 
@@ -166,9 +229,12 @@ function unwrap(message: IDataObject): IDataObject {
 }
 
 /** The readable text of a message, whatever its kind ('' when it has none). */
-export function textOf(message: unknown, depth = 0): string {
-	if (!isRecord(message) || depth > 3) return '';
-	const m = unwrap(message);
+function textOf(message: unknown, depth: number): string {
+	return isRecord(message) && depth <= 3 ? contentTextOf(unwrap(message), depth) : '';
+}
+
+/** The same for content already unwrapped. */
+function contentTextOf(m: IDataObject, depth: number): string {
 	const field = (name: string): IDataObject => (isRecord(m[name]) ? (m[name] as IDataObject) : {});
 	const protocol = field('protocolMessage');
 	const edited = isRecord(protocol.editedMessage) ? textOf(protocol.editedMessage, depth + 1) : '';
@@ -200,10 +266,10 @@ export function textOf(message: unknown, depth = 0): string {
 
 const NOT_CONTENT = new Set(['base64', 'messageContextInfo', 'mediaUrl']);
 
-export function messageTypeOf(data: IDataObject): string {
+/** `messageType` as delivered, else the first key of the unwrapped content that is content. */
+function messageTypeOf(data: IDataObject, inner: IDataObject): string {
 	if (typeof data.messageType === 'string' && data.messageType !== '') return data.messageType;
-	if (!isRecord(data.message)) return '';
-	return Object.keys(unwrap(data.message)).find((key) => !NOT_CONTENT.has(key)) ?? '';
+	return Object.keys(inner).find((key) => !NOT_CONTENT.has(key)) ?? '';
 }
 
 /** Seconds before the year 10000: a later "time" is not one (and ISO dates end there). */

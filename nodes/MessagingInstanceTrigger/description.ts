@@ -3,20 +3,12 @@ import type { INodeProperties } from 'n8n-workflow';
 import { ALL_EVENTS } from '../shared/dialect';
 import { eventOptions } from '../shared/events';
 import { MAX_FILE_SIZE_OPTION, maxFileBytes, maxFileSizeProperty } from '../shared/files';
+import { instanceProperties } from './instance';
 
 export const DEFAULT_BINARY_PROPERTY = 'data';
 
 export const triggerProperties: INodeProperties[] = [
-	{
-		displayName: 'Instance',
-		name: 'instance',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. my-instance',
-		description:
-			'Name of the instance whose events start this workflow. The trigger registers its own webhook on this instance; a server keeps one webhook per instance, so this replaces any webhook set before.',
-	},
+	...instanceProperties,
 	{
 		displayName: 'Events',
 		name: 'events',

@@ -2,7 +2,7 @@ import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow'
 
 import { base64ProblemText, decodeBase64Text } from '../shared/files';
 import type { Delivery, DeliveryEvent } from './delivery';
-import { fileNameOf, isGroupJid, messageTypeOf, textOf } from './delivery';
+import { fileNameOf } from './delivery';
 import type { TriggerOptions } from './description';
 
 /**
@@ -19,24 +19,23 @@ function withoutFile(data: IDataObject): IDataObject {
 
 function simplifiedMessage(
 	delivery: Delivery,
-	event: DeliveryEvent,
 	key: NonNullable<DeliveryEvent['key']>,
 	message: NonNullable<DeliveryEvent['message']>,
 ): IDataObject {
 	const { media } = message;
-	const isGroup = isGroupJid(key.remoteJid);
 	return {
 		event: delivery.event,
 		instance: delivery.instance,
-		chatId: key.remoteJid,
+		chatId: key.chatId,
 		remoteJid: key.remoteJid,
-		sender: isGroup && key.participant ? key.participant : key.remoteJid,
+		sender: key.sender,
+		senderLid: key.senderLid,
 		fromMe: key.fromMe,
 		messageId: key.id,
-		pushName: typeof event.data.pushName === 'string' ? event.data.pushName : '',
-		messageType: messageTypeOf(event.data),
-		text: textOf(message.content),
-		isGroup,
+		pushName: message.pushName,
+		messageType: message.type,
+		text: message.text,
+		isGroup: key.isGroup,
 		timestamp: message.timestamp,
 		...(media ? { media: { ...media } } : {}),
 	};
@@ -73,7 +72,7 @@ export async function itemOf(
 	}
 	const simplified =
 		message && event.key
-		? simplifiedMessage(delivery, event, event.key, message)
+		? simplifiedMessage(delivery, event.key, message)
 		: { ...data, event: delivery.event, instance: delivery.instance };
 	item.json = {
 		...simplified,

@@ -3,11 +3,13 @@ import type { IDataObject, IHookFunctions, IHttpRequestMethods } from 'n8n-workf
 
 import { webhookBody, type Dialect } from '../shared/dialect';
 import { redactError, secretsIn, secretsOfUrl } from '../shared/redact';
-import { readWebhook, ROUTES, type FoundWebhook } from '../shared/routes';
+import { readWebhook, ROUTES } from '../shared/routes';
 import { apiRequest, openConnection, type Connection } from '../shared/transport';
 import { readOptions } from './description';
+import { instanceNameOf } from './instance';
 import { deriveSecret, secretScopeOf } from './secret';
 import { secretInUrl, SECRET_HEADER, withoutSecret, withSecret } from './secretUrl';
+import { kept, staticDataOf, withDerivedSecret, type Registration, type TriggerStaticData } from './state';
 
 /**
  * How the trigger keeps the instance's webhook pointing at itself.
@@ -18,53 +20,6 @@ import { secretInUrl, SECRET_HEADER, withoutSecret, withSecret } from './secretU
  * one place both dialects send back with every delivery; a dialect that supports webhook
  * headers also gets it as a header.
  */
-
-/**
- * What one Set Webhook call registered (or would register); its URL is the full one, with the
- * secret, except where the static data keeps it (`kept`).
- */
-export type Registration = FoundWebhook;
-
-/**
- * The node's own slice of the workflow's static data. It never holds this node's secret: the
- * registrations are kept without it (`kept`) and it is derived again when they are used
- * (`withDerivedSecret`).
- */
-export interface TriggerStaticData extends IDataObject {
-	/** A random secret stored by an earlier version; accepted until the derived one is registered. */
-	secret?: string;
-	/** What the production URL registered while the workflow is active. */
-	production?: Registration;
-	/** A running "Listen for test event": its URL and what the instance had before. */
-	test?: { url: string; registration: Registration; previous: Registration | null };
-}
-
-/** A registration as the static data keeps it: without this node's secret in the URL or the headers. */
-function kept(registration: Registration, secret: string): Registration {
-	const ours = secretInUrl(registration.url) === secret;
-	const headers: Record<string, string> = {};
-	for (const [name, value] of Object.entries(registration.headers ?? {})) {
-		if (name.toLowerCase() !== SECRET_HEADER && value !== secret) headers[name] = value;
-	}
-	return {
-		...registration,
-		url: ours ? (withoutSecret(registration.url) ?? registration.url) : registration.url,
-		headers,
-		...(ours ? { derivedSecret: true } : {}),
-	};
-}
-
-/** A registration the static data kept, with this node's secret derived again where it had it. */
-function withDerivedSecret(registration: Registration, secret: string): Registration {
-	// Kept by an earlier version with the secret in it, or marked as ours when it was kept.
-	if (registration.derivedSecret !== true && !secretInUrl(registration.url)) return registration;
-	const { derivedSecret: _ours, ...rest } = registration;
-	return { ...rest, url: withSecret(registration.url, secret), headers: { ...registration.headers, [SECRET_HEADER]: secret } };
-}
-
-export function staticDataOf(ctx: { getWorkflowStaticData(type: string): IDataObject }): TriggerStaticData {
-	return ctx.getWorkflowStaticData('node') as TriggerStaticData;
-}
 
 interface Settings {
 	connection: Connection;
@@ -78,10 +33,10 @@ interface Settings {
 /** Reads and checks the parameters; an event the credential's dialect does not know is an input error. */
 async function readSettings(ctx: IHookFunctions): Promise<Settings> {
 	const node = ctx.getNode();
-	const instance = String(ctx.getNodeParameter('instance', '')).trim();
+	const instance = instanceNameOf(ctx);
 	if (instance === '') {
 		throw new NodeOperationError(node, 'The "Instance" parameter is empty', {
-			description: 'Enter the name of the instance whose events should start this workflow.',
+			description: 'Pick the instance whose events should start this workflow from the list, or enter its name.',
 		});
 	}
 	const events = (ctx.getNodeParameter('events', []) as string[]).filter(Boolean);
@@ -321,7 +276,7 @@ async function deleteTest(
 	test: NonNullable<TriggerStaticData['test']>,
 ): Promise<void> {
 	const connection = await openConnection(ctx);
-	const instance = String(ctx.getNodeParameter('instance', '')).trim();
+	const instance = instanceNameOf(ctx);
 	const settings = { connection, instance };
 	const secret = secretFor(ctx, connection) ?? '';
 	const registration = withDerivedSecret(test.registration, secret);
@@ -343,7 +298,7 @@ async function deleteProduction(ctx: IHookFunctions, data: TriggerStaticData): P
 	if (!data.production) return;
 	const connection = await openConnection(ctx);
 	const registration = withDerivedSecret(data.production, secretFor(ctx, connection) ?? '');
-	const instance = String(ctx.getNodeParameter('instance', '')).trim();
+	const instance = instanceNameOf(ctx);
 	const secrets = secretsToHide(ctx, connection, data, registration);
 	const found = await findWebhook(ctx, connection, instance, secrets, true);
 	if (connection.dialect.hasWebhookFind && (!found || !sameAddress(found.url, registration.url))) {

@@ -4,10 +4,11 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookRespon
 import { redactError, secretsOfUrl } from '../shared/redact';
 import { CREDENTIAL_TYPE } from '../shared/transport';
 import { firstSighting, forget } from './dedupe';
-import { isGroupJid, parseDelivery, type DeliveryEvent } from './delivery';
+import { parseDelivery, type DeliveryEvent } from './delivery';
 import { readOptions, type TriggerOptions } from './description';
+import { instanceNameOf } from './instance';
 import { itemOf } from './items';
-import { staticDataOf } from './registration';
+import { staticDataOf } from './state';
 import { deriveSecret, sameSecret, secretScopeOf, type SecretScope } from './secret';
 import { SECRET_HEADER, SECRET_PARAM } from './secretUrl';
 
@@ -69,7 +70,7 @@ function authorised(ctx: IWebhookFunctions, accepted: string[]): boolean {
 function dropReasonOf(event: DeliveryEvent, options: TriggerOptions): string | undefined {
 	if (!event.key) return undefined;
 	if (options.ignoreOwnMessages && event.key.fromMe) return 'own message';
-	if (options.ignoreGroups && isGroupJid(event.key.remoteJid)) return 'group chat';
+	if (options.ignoreGroups && event.key.isGroup) return 'group chat';
 	return undefined;
 }
 
@@ -84,7 +85,7 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	if (!parsed.ok) return respond(ctx, 400, parsed.reason);
 	const delivery = parsed.delivery;
 
-	const instance = String(ctx.getNodeParameter('instance', '')).trim();
+	const instance = instanceNameOf(ctx);
 	if (delivery.instance !== instance) return drop('another instance');
 
 	const events = ctx.getNodeParameter('events', []) as string[];

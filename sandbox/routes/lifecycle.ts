@@ -3,6 +3,7 @@
  * presence, log out, delete — answered as v2.3.6's instance controller answers them,
  * including its HTTP 200 `{error: true}` for failed connects and restarts.
  */
+import { atLeast } from '../versions';
 import { newAccount, startConnecting } from '../accounts';
 import { badRequest, notFound } from '../http';
 import type { RouteContext, RouteDef } from '../types';
@@ -100,7 +101,11 @@ export const lifecycleRoutes: RouteDef[] = [
 		path: { v2: '/instance/logout/{instance}' },
 		reply: (ctx) => {
 			const account = accountOf(ctx.inst);
-			if (account.state === 'close') return badRequest([`The "${ctx.inst.name}" instance is not connected`]);
+			if (account.state === 'close') {
+				// 2.4 logs out idempotently: an instance already closed is a success
+				if (atLeast(ctx.version, '2.4.0')) return { status: 200, body: { status: 'SUCCESS', error: false, response: { message: 'Instance was already disconnected' } } };
+				return badRequest([`The "${ctx.inst.name}" instance is not connected`]);
+			}
 			account.state = 'close';
 			account.qr = undefined;
 			ctx.emit('connection.update', { instance: ctx.inst.name, state: 'close', statusReason: 401 });

@@ -64,6 +64,7 @@ export const mediaRoutes: RouteDef[] = [
 	{
 		method: 'POST',
 		path: { v2: '/message/sendMedia/{instance}' },
+		messageIdSince: '2.4.0',
 		schema: {
 			v2: sendBody({ mediatype: { type: 'string', enum: MEDIA_KINDS }, mimetype: str, media: str, fileName: str, caption: str }, ['mediatype']),
 		},
@@ -103,6 +104,7 @@ export const mediaRoutes: RouteDef[] = [
 	{
 		method: 'POST',
 		path: { v2: '/message/sendSticker/{instance}' },
+		messageIdSince: '2.4.0',
 		schema: { v2: sendBody({ sticker: str }, []) },
 		check: ownedMedia('sticker'),
 		needsAccount: true,
@@ -111,6 +113,7 @@ export const mediaRoutes: RouteDef[] = [
 	{
 		method: 'POST',
 		path: { v2: '/message/sendPtv/{instance}' },
+		messageIdSince: '2.4.0',
 		schema: { v2: sendBody({ video: str }, []) },
 		check: ownedMedia('video'),
 		needsAccount: true,
@@ -134,6 +137,7 @@ export const mediaRoutes: RouteDef[] = [
 	{
 		method: 'POST',
 		path: { v2: '/message/sendPoll/{instance}' },
+		messageIdSince: '2.4.0',
 		schema: {
 			v2: sendBody(
 				{
@@ -154,8 +158,6 @@ export const mediaRoutes: RouteDef[] = [
 					selectableOptionsCount: body.selectableCount,
 				},
 			});
-			// 2.4 makes a `messageId` the client chose the poll's key.id.
-			if (typeof body.messageId === 'string' && body.messageId !== '') result.key.id = body.messageId;
 			return sent(ctx, 'poll', `📊 ${body.name}\n${(body.values as string[]).map((v) => `○ ${v}`).join('\n')}`, result);
 		},
 	},

@@ -1,4 +1,5 @@
 /** /message/*: the sends. Each answers 201 with the sent message and emits SEND_MESSAGE. */
+import { atLeast } from '../versions';
 import type { RouteDef } from '../types';
 import { isBase64, isMediaUrl } from '../media';
 import { sendFile, sent } from './send';
@@ -11,6 +12,7 @@ export const messageRoutes: RouteDef[] = [
 	{
 		method: 'POST',
 		path: { documented: '/message/sendText/{instance}', v2: '/message/sendText/{instance}' },
+		messageIdSince: '2.4.0',
 		schema: both(sendBody({ text: str }, ['text'])),
 		check: (body) => (body.text.trim() === '' ? 'Text is required' : undefined),
 		needsAccount: true,
@@ -57,12 +59,20 @@ export const messageRoutes: RouteDef[] = [
 			),
 			v2: sendBody({ title: str, description: str, footer: str, buttons: { type: 'array', minItems: 1, items: v2Button } }, ['title', 'description', 'buttons']),
 		},
-		check: (body, dialect) => {
+		check: (body, dialect, version) => {
 			if (dialect !== 'v2') return undefined;
 			const types = (body.buttons as Array<{ type: string }>).map((b) => b.type);
 			const replies = types.filter((t) => t === 'reply').length;
 			if (replies > 3) return 'Maximum of 3 reply buttons allowed';
-			if (replies > 0 && replies < types.length) return 'Reply buttons cannot be mixed with other button types';
+			if (!atLeast(version, '2.4.0')) {
+				if (replies > 0 && replies < types.length) return 'Reply buttons cannot be mixed with other button types';
+				return undefined;
+			}
+			// 2.4: the mixing message names the other kinds, and at most 2 url/call/copy buttons
+			const ctas = types.filter((t) => t === 'url' || t === 'call' || t === 'copy').length;
+			if (replies > 0 && types.length > 3) return 'Maximum of 3 reply buttons allowed';
+			if (replies > 0 && replies < types.length) return 'Reply buttons cannot be mixed with CTA or PIX buttons';
+			if (ctas > 0 && types.length > 2) return 'Maximum of 2 CTA buttons allowed';
 			return undefined;
 		},
 		needsAccount: true,

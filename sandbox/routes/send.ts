@@ -9,6 +9,7 @@ import { MediaMessageType, StoredMedia, isMediaUrl, mediaFields } from '../media
 
 /** A send answered: the chat line, SEND_MESSAGE to the webhook, 201 with the message. */
 export function sent(ctx: RouteContext, kind: ChatKind, text: string, result: MessageResult): Reply {
+	if (ctx.chosenMessageId) result.key.id = ctx.chosenMessageId;
 	ctx.out(kind, result.key.remoteJid, text, result.key.id);
 	ctx.emit('send.message', result);
 	return { status: 201, body: result };
@@ -46,6 +47,7 @@ export function sendFile(ctx: RouteContext, f: FileSend): Reply {
 	const url = isMediaUrl(media) ? media : undefined;
 	const bytes = url === undefined ? Buffer.from(media, 'base64') : undefined;
 	const result = f.result ?? messageResult(toJid(ctx.body.number), {});
+	if (ctx.chosenMessageId) result.key.id = ctx.chosenMessageId;
 	const id = result.key.id;
 	result.message = {
 		[f.mediaType]: {

@@ -41,6 +41,26 @@ export interface NodeRun {
 }
 
 export const NODE_NAME = 'Messaging Instance';
+/** The execution's id, as n8n gives every run one (waiting links carry it). */
+export const EXECUTION_ID = 'exec-1';
+
+/** n8n's lifecycle hooks of a test execution; `finished` resolves with the run n8n would store. */
+export function executionHooks(nodes: INode[]): { hooks: ExecutionLifecycleHooks; finished: Promise<IRun> } {
+	const hooks = new ExecutionLifecycleHooks('manual', EXECUTION_ID, {
+		id: 'wf-test',
+		name: 'engine test',
+		nodes,
+		connections: {},
+		active: false,
+		activeVersionId: null,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	});
+	const finished = createDeferredPromise<IRun>();
+	hooks.addHandler('workflowExecuteAfter', (run) => finished.resolve(run));
+	return { hooks, finished: finished.promise };
+}
 
 /**
  * Runs a two-node workflow (Start → our node) with n8n's own engine: WorkflowExecute resolves
@@ -80,19 +100,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		settings: { executionOrder: 'v1' },
 	});
 
-	const hooks = new ExecutionLifecycleHooks('manual', 'exec-1', {
-		id: 'wf-test',
-		name: 'engine test',
-		nodes: [start, node],
-		connections: {},
-		active: false,
-		activeVersionId: null,
-		isArchived: false,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-	});
-	const finished = createDeferredPromise<IRun>();
-	hooks.addHandler('workflowExecuteAfter', (run) => finished.resolve(run));
+	const { hooks, finished } = executionHooks([start, node]);
 
 	const runExecutionData = createRunExecutionData({
 		executionData: {
@@ -101,7 +109,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	});
 
 	const execute = new WorkflowExecute(
-		additionalDataFor(credentialsHelper, 'http://127.0.0.1:5678', { hooks }),
+		additionalDataFor(credentialsHelper, 'http://127.0.0.1:5678', { hooks, executionId: EXECUTION_ID }),
 		'manual',
 		runExecutionData,
 	);
@@ -109,7 +117,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	const stop = options.cancelAfterMs === undefined ? undefined : setTimeout(() => execution.cancel(), options.cancelAfterMs);
 	await execution;
 	clearTimeout(stop);
-	const run = await finished.promise;
+	const run = await finished;
 	const taskData = run.data.resultData.runData[NODE_NAME]?.[0];
 	const items = taskData?.data?.main?.[0] ?? [];
 	const error = run.data.resultData.error;

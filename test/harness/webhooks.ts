@@ -69,6 +69,8 @@ export interface Received {
 export interface TriggerSetup {
 	parameters: INodeParameters;
 	credentials: ICredentialDataDecryptedObject;
+	/** The trigger's saved version; 1 unless given. */
+	typeVersion?: number;
 }
 
 interface ExpressLikeResponse {
@@ -117,6 +119,7 @@ export class TriggerHarness {
 	private testStaticData?: IDataObject;
 	private pending = new Set<Promise<unknown>>();
 	private parameters: INodeParameters;
+	private readonly typeVersion: number;
 
 	private constructor(
 		private readonly server: Server,
@@ -124,6 +127,7 @@ export class TriggerHarness {
 		private readonly setup: TriggerSetup,
 	) {
 		this.parameters = setup.parameters;
+		this.typeVersion = setup.typeVersion ?? 1;
 		this.credentialsHelper = new TestCredentialsHelper({ messagingInstanceApi: setup.credentials });
 	}
 
@@ -265,7 +269,7 @@ export class TriggerHarness {
 			id: 'trigger-node',
 			name: TRIGGER_NODE_NAME,
 			type: TRIGGER_TYPE,
-			typeVersion: 1,
+			typeVersion: this.typeVersion,
 			position: [0, 0],
 			parameters: this.parameters,
 			credentials: { messagingInstanceApi: { id: 'cred-1', name: 'Sandbox' } },

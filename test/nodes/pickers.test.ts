@@ -1,11 +1,8 @@
-import { LoadOptionsContext } from 'n8n-core';
-import { Workflow } from 'n8n-workflow';
-import type { INode, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { MessagingInstance } from '../../nodes/MessagingInstance/MessagingInstance.node';
-import { additionalDataFor } from '../harness/additionalData';
-import { TestCredentialsHelper } from '../harness/credentialsHelper';
-import { ACTION_TYPE, nodeTypes } from '../harness/nodeTypes';
+import { loadOptionsContext as sharedLoadOptionsContext } from '../harness/loadOptions';
+import { ACTION_TYPE } from '../harness/nodeTypes';
 import { useHostileServer } from '../hostile/server';
 import { credentialsFor, run, sent, useSandbox } from './helpers';
 
@@ -14,20 +11,7 @@ import { credentialsFor, run, sent, useSandbox } from './helpers';
 const node = new MessagingInstance();
 
 function loadOptionsContext(credentials: Record<string, unknown>, parameters: INodeParameters) {
-	const wfNode: INode = {
-		id: 'n',
-		name: 'Messaging Instance',
-		type: ACTION_TYPE,
-		typeVersion: 2,
-		position: [0, 0],
-		parameters,
-		credentials: { messagingInstanceApi: { id: 'cred-1', name: 'Sandbox' } },
-	};
-	const workflow = new Workflow({ nodes: [wfNode], connections: {}, active: false, nodeTypes });
-	const additionalData = additionalDataFor(new TestCredentialsHelper({ messagingInstanceApi: credentials as never }), 'http://127.0.0.1:5678', {
-		currentNodeParameters: parameters,
-	});
-	return new LoadOptionsContext(workflow, wfNode, additionalData, 'parameters.instance');
+	return sharedLoadOptionsContext({ type: ACTION_TYPE, typeVersion: 2, name: 'Messaging Instance', credentials: credentials as never, parameters, parameter: 'instance' });
 }
 
 describe('pickers (v2 server)', () => {

@@ -79,7 +79,7 @@ describe('server versions', () => {
 		expect(requests()).toEqual([]);
 		const newer = await run({ resource: 'group', operation: 'updateMemberAddMode', groupJid: '120363000000000001@g.us', mode: 'all_member_add' }, { credentials: { serverVersion: '2.4.0' } });
 		expect(newer.error).toBeUndefined();
-		expect(requests()).toEqual([{ method: 'POST', path: '/group/updateMemberAddMode/demo?groupJid=120363000000000001%40g.us', body: { mode: 'all_member_add' } }]);
+		expect(requests()).toEqual([{ method: 'POST', path: '/group/updateMemberAddMode/demo?groupJid=120363000000000001%40g.us', body: { groupJid: '120363000000000001@g.us', mode: 'all_member_add' } }]);
 	});
 
 	test('an operation every version has never asks for the version', async () => {

@@ -131,11 +131,11 @@ describe('2.4 operations send what the 2.4 server reads', () => {
 		expect(sent(sandbox.current).map((request) => request.body)).toEqual([{ page: 1, limit: 50 }]);
 	});
 
-	test('Update Member Add Mode: the group in the query, the mode in the body', async () => {
+	test('Update Member Add Mode: the group in the query and the body, with the mode', async () => {
 		const result = await run(sandbox.current, { resource: 'group', operation: 'updateMemberAddMode', groupJid: picked(GROUP), mode: 'all_member_add' }, ON_2_4);
 		expect(result.error).toBeUndefined();
 		expect(sandbox.current.requests.map(({ method, path, query, body }) => ({ method, path, query, body }))).toEqual([
-			{ method: 'POST', path: '/group/updateMemberAddMode/demo', query: { groupJid: GROUP }, body: { mode: 'all_member_add' } },
+			{ method: 'POST', path: '/group/updateMemberAddMode/demo', query: { groupJid: GROUP }, body: { groupJid: GROUP, mode: 'all_member_add' } },
 		]);
 		expect(result.items.map((item) => item.json)).toEqual([{ update: 'success', mode: 'all_member_add' }]);
 	});

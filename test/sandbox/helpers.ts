@@ -2,6 +2,7 @@ import { createServer, IncomingMessage, ServerResponse } from 'http';
 import type { AddressInfo } from 'net';
 import type { Browser, Page } from 'playwright-core';
 import { startSandbox, Sandbox, SandboxOptions } from '../../sandbox/server';
+import type { ServerVersion } from '../../sandbox/versions';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium';
 
 export interface CallResult {
@@ -145,4 +146,14 @@ export async function launchChatBrowser(viewport = { width: 1000, height: 800 })
 			await page.locator('#status', { hasText: 'live' }).waitFor({ timeout: 10000 });
 		},
 	};
+}
+
+/** Runs `run` against a fresh v2 sandbox playing `version`, closed afterwards. */
+export async function withVersion(version: ServerVersion, run: (sb: Sandbox) => Promise<void>, opts: SandboxOptions = {}): Promise<void> {
+	const sb = await startSandbox({ dialect: 'v2', version, ...opts });
+	try {
+		await run(sb);
+	} finally {
+		await sb.close();
+	}
 }

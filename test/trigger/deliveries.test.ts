@@ -35,6 +35,7 @@ describe.each<Dialect>(['documented', 'v2'])('trigger deliveries (%s)', (dialect
 			chatId: `${FROM}@s.whatsapp.net`,
 			remoteJid: `${FROM}@s.whatsapp.net`,
 			sender: `${FROM}@s.whatsapp.net`,
+			senderLid: null,
 			fromMe: false,
 			messageId: `${dialect}-MSG1`,
 			pushName: 'Ana',

@@ -1,5 +1,5 @@
 import { NodeHelpers } from 'n8n-workflow';
-import type { INodeParameters } from 'n8n-workflow';
+import type { INode, INodeParameters } from 'n8n-workflow';
 
 import { MessagingInstanceTrigger } from '../../nodes/MessagingInstanceTrigger/MessagingInstanceTrigger.node';
 import { startSandbox, type Dialect, type Sandbox } from '../../sandbox/server';
@@ -18,21 +18,27 @@ export interface Setup {
 
 const description = new MessagingInstanceTrigger().description;
 
-/** The parameters n8n saves for a new trigger node with `chosen` set (Options never opened: `{}`). */
-export function savedParameters(chosen: INodeParameters = {}): INodeParameters {
-	return NodeHelpers.getNodeParameters(description.properties, chosen, true, false, null, description) ?? {};
+/** The parameters n8n saves for a new trigger node of `typeVersion` with `chosen` set (Options never opened: `{}`). */
+export function savedParameters(chosen: INodeParameters = {}, typeVersion = 1): INodeParameters {
+	const node = { typeVersion } as INode;
+	return NodeHelpers.getNodeParameters(description.properties, chosen, true, false, node, description) ?? {};
 }
 
-/** A sandbox speaking `dialect` and a trigger node (not yet active) pointed at it, saved as the editor saves it. */
-export async function setup(dialect: Dialect, parameters: INodeParameters = {}): Promise<Setup> {
+/**
+ * A sandbox speaking `dialect` and a trigger node (not yet active) pointed at it, saved as the
+ * editor saves it: version 1 with the instance as text unless `typeVersion` says otherwise (a
+ * later version gets the instance only where `parameters` gives it).
+ */
+export async function setup(dialect: Dialect, parameters: INodeParameters = {}, typeVersion = 1): Promise<Setup> {
 	const sandbox = await startSandbox({
 		dialect,
 		instances: [{ name: INSTANCE, token: TOKEN }, { name: 'other' }],
 		delivery: { attempts: 1, backoffMs: 5, timeoutMs: 5000 },
 	});
 	const harness = await TriggerHarness.start({
-		parameters: savedParameters({ instance: INSTANCE, ...parameters }),
+		parameters: savedParameters(typeVersion === 1 ? { instance: INSTANCE, ...parameters } : parameters, typeVersion),
 		credentials: { baseUrl: `${sandbox.url}/`, apiKey: sandbox.apiKey, dialect },
+		typeVersion,
 	});
 	return {
 		sandbox,

@@ -50,6 +50,7 @@ import { sendContact } from './message/sendContact';
 import { sendList } from './message/sendList';
 import { sendLocation } from './message/sendLocation';
 import { sendMedia } from './message/sendMedia';
+import { sendAndWait } from './message/sendAndWait';
 import { sendPoll } from './message/sendPoll';
 import { sendReaction } from './message/sendReaction';
 import { sendStatus } from './message/sendStatus';
@@ -80,6 +81,7 @@ export const OPERATIONS: readonly Operation[] = [
 	sendVideoNote,
 	sendContact,
 	sendPoll,
+	sendAndWait,
 	downloadMedia,
 	markAsRead,
 	deleteMessage,

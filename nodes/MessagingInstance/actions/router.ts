@@ -10,11 +10,11 @@ import { findOperation, labelsOf } from './index';
 import { readPages } from './pages';
 import { ItemParameters, ParameterSource } from './parameters';
 import { FileOutput } from './fileOutput';
-import type { BuiltRequest, Operation } from './types';
+import type { BuiltRequest, Operation, OperationRun } from './types';
 
 /** The operation's request for one item: its whole request, or its body and query. */
-async function buildRequest(operation: Operation, params: ItemParameters, dialect: Dialect): Promise<BuiltRequest> {
-	if (operation.buildRequest) return await operation.buildRequest(params, dialect);
+async function buildRequest(operation: Operation, params: ItemParameters, dialect: Dialect, run: OperationRun): Promise<BuiltRequest> {
+	if (operation.buildRequest) return await operation.buildRequest(params, dialect, run);
 	return { body: await operation.buildBody?.(params, dialect), query: operation.buildQuery?.(params, dialect) };
 }
 
@@ -74,6 +74,10 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	const output: INodeExecutionData[] = [];
 	// Secrets known for the whole execution; each item adds the ones its request and answers carry.
 	const connectionSecrets = [connection.apiKey, ...secretsOfUrl(connection.baseUrl)];
+	const run: OperationRun = { resumeUrl: (query) => this.getSignedResumeUrl(query) };
+	// An operation that waits reads its limit before the first send; it waits once, for all items.
+	const waitTill = operation.waitsForAnswer?.(new ItemParameters(parameters, 0, labels));
+	let sentCount = 0;
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const itemSecrets = new Set<string>(connectionSecrets);
@@ -114,7 +118,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 				const version = await serverVersionOf(this, connection);
 				if (version !== undefined) itemDialect = dialectOf(dialect.name, version);
 			}
-			const request = await buildRequest(operation, params, itemDialect);
+			const request = await buildRequest(operation, params, itemDialect, run);
 			learn(request);
 			const file = operation.binaryOutput ? new FileOutput(this, params, itemIndex, operation.binaryOutput) : undefined;
 			const send = async (built: BuiltRequest) => {
@@ -152,6 +156,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 				const item = file ? await file.itemOf(json) : { json };
 				output.push({ ...item, pairedItem: { item: itemIndex } });
 			}
+			sentCount++;
 		} catch (caught) {
 			// Every error of the item, wherever it was raised, leaves without secrets and cut to a readable length.
 			let error = redactor.error(
@@ -177,5 +182,8 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 			throw error;
 		}
 	}
+	// The first answer to any of the messages resumes the execution (n8n's waiting webhook);
+	// when every send failed (Continue On Fail) nobody can answer, so the run goes on.
+	if (waitTill && sentCount > 0) await this.putExecutionToWait(waitTill);
 	return [output];
 }

@@ -74,7 +74,7 @@ export interface Operation {
 	 * The whole request, for an operation whose request is more than a body and a query (a
 	 * wait it asks the server for); otherwise `buildBody` and `buildQuery` say it.
 	 */
-	buildRequest?(params: ItemParameters, dialect: Dialect): BuiltRequest | Promise<BuiltRequest>;
+	buildRequest?(params: ItemParameters, dialect: Dialect, run: OperationRun): BuiltRequest | Promise<BuiltRequest>;
 	/** Reads and checks the item's parameters and returns the body; throws before any request. */
 	buildBody?(params: ItemParameters, dialect: Dialect): IDataObject | Promise<IDataObject>;
 	/** The query string, read and checked like the body. */
@@ -92,6 +92,18 @@ export interface Operation {
 	 * new instance): the one field output without redaction. Everything else is redacted.
 	 */
 	outputsSecretField?: string;
+	/**
+	 * The operation pauses the execution after its sends until a person answers through n8n's
+	 * waiting webhook (the node's `webhook()`), or until the limit this returns has passed.
+	 * Read once, from the first item, before anything is sent (an invalid limit sends nothing).
+	 */
+	waitsForAnswer?(params: ItemParameters): Date;
+}
+
+/** What the execution lends an operation's request besides the item's parameters. */
+export interface OperationRun {
+	/** The signed address of this node's waiting webhook in this execution, with the query given. */
+	resumeUrl(query: Record<string, string>): string;
 }
 
 /** The request an operation built for one item. */

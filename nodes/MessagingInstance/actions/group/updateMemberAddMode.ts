@@ -1,4 +1,5 @@
 import { EVOLUTION_2_4 } from '../../../shared/serverVersion';
+import { groupQuery } from '../fields';
 import { groupRoute } from './route';
 
 const MODES = ['admin_add', 'all_member_add'];
@@ -23,10 +24,12 @@ export const updateMemberAddMode = {
 				],
 			},
 		],
+		// The group goes in the body too: the route's schema requires it there, and the server
+		// copies it from the query only when the body has none.
 		body: (params) => {
 			const mode = params.text('mode');
 			if (!MODES.includes(mode)) params.fail(params.label('mode'), `must be one of ${MODES.join(', ')}`);
-			return { mode };
+			return { ...groupQuery(params), mode };
 		},
 	}),
 	minServerVersion: EVOLUTION_2_4,

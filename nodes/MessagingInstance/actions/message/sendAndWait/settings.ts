@@ -1,0 +1,192 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { formFieldsProperty, readFormFields } from './formFields';
+import type { FormField } from './formFields';
+import { limitWaitTimeOption } from './waitLimit';
+
+/**
+ * The answers this node takes through n8n's waiting page. The list stays open: an answer
+ * given in the chat itself is another kind, added here when it exists.
+ */
+export const RESPONSE_TYPES = ['approval', 'freeText', 'customForm'] as const;
+export type ResponseType = (typeof RESPONSE_TYPES)[number];
+
+const DEFAULT_APPROVE_LABEL = '✓ Approve';
+const DEFAULT_DECLINE_LABEL = '✗ Decline';
+const DEFAULT_BUTTON_LABEL = 'Respond';
+
+const FORM_RESPONSES = { '/responseType': ['freeText', 'customForm'] };
+
+/** The parameters after the recipient, with the names n8n's send-and-wait nodes store. */
+export const sendAndWaitProperties: INodeProperties[] = [
+	{
+		displayName: 'Message',
+		name: 'message',
+		type: 'string',
+		default: '',
+		required: true,
+		typeOptions: { rows: 4 },
+		description: 'The question. The link(s) to answer it follow it in the same message.',
+	},
+	{
+		displayName: 'Response Type',
+		name: 'responseType',
+		type: 'options',
+		default: 'approval',
+		options: [
+			{ name: 'Approval', value: 'approval', description: 'The person approves (or declines) through a link' },
+			{ name: 'Custom Form', value: 'customForm', description: 'The person fills in a form of the fields set here' },
+			{ name: 'Free Text', value: 'freeText', description: 'The person writes an answer in a form' },
+		],
+	},
+	{ ...formFieldsProperty, displayOptions: { show: { responseType: ['customForm'] } } },
+	{
+		displayName: 'Approval Options',
+		name: 'approvalOptions',
+		type: 'fixedCollection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { responseType: ['approval'] } },
+		options: [
+			{
+				displayName: 'Values',
+				name: 'values',
+				values: [
+					{
+						displayName: 'Type of Approval',
+						name: 'approvalType',
+						type: 'options',
+						default: 'single',
+						options: [
+							{ name: 'Approve Only', value: 'single' },
+							{ name: 'Approve and Disapprove', value: 'double' },
+						],
+					},
+					{
+						displayName: 'Approve Button Label',
+						name: 'approveLabel',
+						type: 'string',
+						default: DEFAULT_APPROVE_LABEL,
+					},
+					{
+						displayName: 'Disapprove Button Label',
+						name: 'disapproveLabel',
+						type: 'string',
+						default: DEFAULT_DECLINE_LABEL,
+						displayOptions: { show: { approvalType: ['double'] } },
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			limitWaitTimeOption,
+			{
+				displayName: 'Message Button Label',
+				name: 'messageButtonLabel',
+				type: 'string',
+				default: DEFAULT_BUTTON_LABEL,
+				description: 'The words before the form\'s link in the message',
+				displayOptions: { show: FORM_RESPONSES },
+			},
+			{
+				displayName: 'Response Form Button Label',
+				name: 'responseFormButtonLabel',
+				type: 'string',
+				default: 'Submit',
+				displayOptions: { show: FORM_RESPONSES },
+			},
+			{
+				displayName: 'Response Form Description',
+				name: 'responseFormDescription',
+				type: 'string',
+				default: '',
+				description: 'Text above the form\'s fields (the message when left empty)',
+				displayOptions: { show: FORM_RESPONSES },
+			},
+			{
+				displayName: 'Response Form Title',
+				name: 'responseFormTitle',
+				type: 'string',
+				default: '',
+				description: 'Title of the form the link opens',
+				displayOptions: { show: FORM_RESPONSES },
+			},
+		],
+	},
+];
+
+/** Reads a stored parameter (an item's in the run, the node's in the waiting webhook). */
+export type ReadParameter = (name: string) => unknown;
+/** Reports a wrong setting, naming the field; throws. */
+export type Fail = (label: string, problem: string) => never;
+
+const isObject = (value: unknown): value is IDataObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A label the user may leave empty (then the default) or write; at most a line of text. */
+function labelOf(value: unknown, fallback: string, label: string, fail: Fail): string {
+	if (value === undefined || value === null) return fallback;
+	if (typeof value !== 'string' && typeof value !== 'number') return fail(label, 'must be text');
+	const text = String(value).replace(/\s+/g, ' ').trim();
+	if (text.length > 100) fail(label, 'is longer than 100 characters');
+	return text || fallback;
+}
+
+export function responseTypeOf(read: ReadParameter, fail: Fail): ResponseType {
+	const value = read('responseType') ?? 'approval';
+	if (!RESPONSE_TYPES.includes(value as ResponseType)) fail('Response Type', `"${String(value).slice(0, 40)}" is not a response type of this node`);
+	return value as ResponseType;
+}
+
+export interface ApprovalSettings {
+	double: boolean;
+	approveLabel: string;
+	declineLabel: string;
+}
+
+export function approvalSettings(read: ReadParameter, fail: Fail): ApprovalSettings {
+	const stored = read('approvalOptions');
+	const values = isObject(stored) && isObject(stored.values) ? stored.values : {};
+	const type = values.approvalType ?? 'single';
+	if (type !== 'single' && type !== 'double') fail('Approval Options: Values: Type of Approval', 'must be Approve Only or Approve and Disapprove');
+	return {
+		double: type === 'double',
+		approveLabel: labelOf(values.approveLabel, DEFAULT_APPROVE_LABEL, 'Approval Options: Values: Approve Button Label', fail),
+		declineLabel: labelOf(values.disapproveLabel, DEFAULT_DECLINE_LABEL, 'Approval Options: Values: Disapprove Button Label', fail),
+	};
+}
+
+export interface FormSettings {
+	fields: FormField[];
+	title: string;
+	description: string;
+	buttonLabel: string;
+	messageButtonLabel: string;
+}
+
+/** The free-text form: one required text area, whose answer is output as `text`. */
+export const FREE_TEXT_FIELD: FormField = { label: 'Response', type: 'textarea', placeholder: '', required: true, multiple: false, choices: [] };
+
+export function formSettings(responseType: 'freeText' | 'customForm', message: string, read: ReadParameter, fail: Fail): FormSettings {
+	const options = read('options');
+	const chosen = isObject(options) ? options : {};
+	const text = (name: string, label: string): string => {
+		const value = chosen[name];
+		if (value === undefined || value === null) return '';
+		if (typeof value !== 'string' && typeof value !== 'number') return fail(`Options: ${label}`, 'must be text');
+		return String(value);
+	};
+	return {
+		fields: responseType === 'freeText' ? [FREE_TEXT_FIELD] : readFormFields(read('formFields'), fail),
+		title: text('responseFormTitle', 'Response Form Title'),
+		description: text('responseFormDescription', 'Response Form Description') || message,
+		buttonLabel: labelOf(chosen.responseFormButtonLabel, 'Submit', 'Options: Response Form Button Label', fail),
+		messageButtonLabel: labelOf(chosen.messageButtonLabel, DEFAULT_BUTTON_LABEL, 'Options: Message Button Label', fail),
+	};
+}
