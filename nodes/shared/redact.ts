@@ -168,6 +168,9 @@ export function withoutSecretParams(text: string): string {
  */
 interface Compiled {
 	whole: Set<string>;
+	/** Shortest and longest whole value: lower-casing never shortens a text, and at most doubles it. */
+	wholeMin: number;
+	wholeMax: number;
 	pattern: RegExp | undefined;
 	/** The shortest text the pattern can match (a case-insensitive match is as long as its form). */
 	patternMinLength: number;
@@ -189,8 +192,11 @@ function compile(texts: string[]): Compiled {
 	const short = texts
 		.filter((text) => text.length >= MIN_WORD_LENGTH && text.length < MIN_SEARCHED_LENGTH)
 		.sort((a, b) => b.length - a.length);
+	const wholeLengths = [...whole].map((text) => text.length);
 	return {
 		whole,
+		wholeMin: Math.min(...wholeLengths),
+		wholeMax: Math.max(...wholeLengths),
 		pattern: sorted.length > 0 ? new RegExp(sorted.map(escapeRegExp).join('|'), 'gi') : undefined,
 		patternMinLength: sorted.length > 0 ? sorted[sorted.length - 1].length : Infinity,
 		shortPattern:
@@ -211,7 +217,15 @@ const compiledCache = new Map<string, Compiled>();
 const MAX_CACHED_SETS = 32;
 const MAX_CACHED_KEYS = 2_048;
 
+/** The set asked for last, as given: a trigger asks for the same one, in the same order, in every delivery. */
+let lastAsked: { texts: string[]; compiled: Compiled } | undefined;
+
+function sameTexts(a: string[], b: string[]): boolean {
+	return a.length === b.length && a.every((text, index) => text === b[index]);
+}
+
 function compiledFor(texts: string[]): Compiled {
+	if (lastAsked && sameTexts(lastAsked.texts, texts)) return lastAsked.compiled;
 	const id = JSON.stringify([...texts].sort());
 	let compiled = compiledCache.get(id);
 	if (compiled) {
@@ -222,6 +236,7 @@ function compiledFor(texts: string[]): Compiled {
 		if (compiledCache.size >= MAX_CACHED_SETS) compiledCache.delete(compiledCache.keys().next().value as string);
 	}
 	compiledCache.set(id, compiled);
+	lastAsked = { texts, compiled };
 	return compiled;
 }
 
@@ -242,9 +257,11 @@ export class Redactor {
 
 	/** Whether the text is, as a whole, one of the secrets (any case, surrounding spaces ignored). */
 	isSecret(text: string): boolean {
-		const { whole } = this.compiled;
+		const { whole, wholeMin, wholeMax } = this.compiled;
 		if (whole.size === 0 || text.length > 4_096) return false;
-		return whole.has((mayNeedTrim(text) ? text.trim() : text).toLowerCase());
+		const trimmed = mayNeedTrim(text) ? text.trim() : text;
+		if (trimmed.length > wholeMax || 2 * trimmed.length < wholeMin) return false;
+		return whole.has(trimmed.toLowerCase());
 	}
 
 	/** A key of an object, redacted like a text; the answer for a key seen before is remembered. */
@@ -268,7 +285,7 @@ export class Redactor {
 		let result = pattern && text.length >= patternMinLength ? text.replace(pattern, REDACTED) : text;
 		if (shortPattern) result = result.replace(shortPattern, REDACTED);
 		result = withoutSecretParams(result);
-		if (result.includes('://')) result = result.replace(URL_PASSWORD_PATTERN, `$1${REDACTED}@`);
+		if (result.includes('://') && result.includes('@')) result = result.replace(URL_PASSWORD_PATTERN, `$1${REDACTED}@`);
 		if (searched.length > 0 && result.includes('%')) {
 			// A secret written with percent-escapes of its own letters is found in the decoded text.
 			const decoded = percentDecoded(result);
