@@ -23,6 +23,7 @@ const MAX_PREFIX = 256;
 const DATA_URL = /^data:[^,]{0,240};base64,$/i;
 const NOT_ALPHABET = /[^A-Za-z0-9+/]/g;
 const WHITESPACE = /^[ \t\r\n]$/;
+const WHITESPACE_RUNS = /[ \t\r\n]+/g;
 const EQUALS = 0x3d;
 
 /** Bytes a base64 text of `length` characters (padding included, whitespace excluded) decodes to, at most. */
@@ -40,8 +41,9 @@ export class Base64Decoder {
 	private readonly chunks: Buffer[] = [];
 	private target: Buffer | undefined;
 	private written = 0;
-	/** Set once a check of the fast way failed: a text wrapped in lines would fail it every time. */
-	private carefulOnly = false;
+	/** How whole quanta are taken: as they come, without whitespace, or (after a failed check) only the careful way. */
+	private fastWay: 'plain' | 'stripped' | 'off' = 'plain';
+	private checkFailed = false;
 
 	/**
 	 * `maxBytes`: a file larger than this is refused as soon as that is certain.
@@ -71,8 +73,23 @@ export class Base64Decoder {
 			text = this.takeHead(text);
 			if (this.problem || text === '') return;
 		}
-		if (this.padding === 0 && !this.carefulOnly) {
-			text = this.takeWholeQuanta(text);
+		if (this.padding === 0 && this.fastWay !== 'off') {
+			if (this.fastWay === 'plain') {
+				const rest = this.takeWholeQuanta(text);
+				// A check failed: a text wrapped in lines fails it every time, so the
+				// whitespace is taken out first from here on (it is allowed anywhere).
+				if (this.checkFailed) this.fastWay = 'stripped';
+				else text = rest;
+			}
+			if (this.fastWay === 'stripped') {
+				const letters = text.replace(WHITESPACE_RUNS, '');
+				// Near the limit the careful way takes the text as it came, to count the letters
+				// the same way (run by run) wherever it finds the file too large.
+				if (decodedSizeOf(this.letters + letters.length) <= this.maxBytes) {
+					text = this.takeWholeQuanta(letters);
+					if (this.checkFailed) this.fastWay = 'off';
+				}
+			}
 			if (text === '') return;
 		}
 		NOT_ALPHABET.lastIndex = 0;
@@ -111,6 +128,7 @@ export class Base64Decoder {
 	 * for the careful way: the whole text when the check fails, so it finds and names the fault.
 	 */
 	private takeWholeQuanta(text: string): string {
+		this.checkFailed = false;
 		const held = this.pending.length;
 		const input = held === 0 ? text : this.pending + text;
 		let end = input.length - (input.length % 4);
@@ -130,7 +148,7 @@ export class Base64Decoder {
 			decoded = Buffer.from(part, 'base64');
 		}
 		if (decoded.length !== bytes || decoded.toString('base64') !== part) {
-			this.carefulOnly = true;
+			this.checkFailed = true;
 			return text;
 		}
 		if (!this.target) this.chunks.push(decoded);
