@@ -248,8 +248,10 @@ export function decodeBase64Text(text: string, maxBytes: number): { ok: true; da
 	const atMost = decodedSizeOf(text.length - prefix);
 	// Without whitespace the size is known from the length: a file over the limit is refused
 	// before any of it is decoded.
+	// (`atMost` counts the `=` padding as bytes: a file of exactly the limit is not refused for it.)
 	if (atMost > maxBytes && !/\s/.test(text)) {
-		return { ok: false, problem: { kind: 'tooLarge', bytes: exactSizeOf(text, prefix), size: 'exact' } };
+		const bytes = exactSizeOf(text, prefix);
+		if (bytes > maxBytes) return { ok: false, problem: { kind: 'tooLarge', bytes, size: 'exact' } };
 	}
 	const decoder = new Base64Decoder(maxBytes, Math.min(atMost, maxBytes));
 	for (let from = 0; from < text.length && !decoder.failed; from += DECODE_STEP) {
