@@ -90,24 +90,42 @@ function normalisedName(key: string): string {
 	return key.length > 64 ? '' : key.toLowerCase().replace(/[-_.\s]/g, '');
 }
 
-/** Field names seen before and whether each names a secret: the same few names come in every item and delivery. */
-const secretNameCache = new Map<string, boolean>();
+/** What a field's name says about its value (bits, so that one cached number says all). */
+const SECRET_NAME = 1;
+const HEADERS_NAME = 2;
+const HARMLESS_HEADER_NAME = 4;
+
+/** Field names seen before, with what each says: the same few names come in every item and delivery. */
+const nameCache = new Map<string, number>();
 const MAX_CACHED_NAMES = 4_096;
+
+function nameKind(key: string): number {
+	let kind = nameCache.get(key);
+	if (kind === undefined) {
+		const name = normalisedName(key);
+		kind =
+			(SECRET_NAMES.has(name) ? SECRET_NAME : 0) |
+			(name === 'headers' ? HEADERS_NAME : 0) |
+			(HARMLESS_HEADERS.has(name) ? HARMLESS_HEADER_NAME : 0);
+		if (key.length <= 64) {
+			if (nameCache.size >= MAX_CACHED_NAMES) nameCache.clear();
+			nameCache.set(key, kind);
+		}
+	}
+	return kind;
+}
 
 /** Whether a field of this name holds a secret whatever its value says. */
 export function isSecretName(key: string): boolean {
-	if (key.length > 64) return false;
-	let known = secretNameCache.get(key);
-	if (known === undefined) {
-		known = SECRET_NAMES.has(normalisedName(key));
-		if (secretNameCache.size >= MAX_CACHED_NAMES) secretNameCache.clear();
-		secretNameCache.set(key, known);
-	}
-	return known;
+	return (nameKind(key) & SECRET_NAME) !== 0;
+}
+
+function isHeadersName(key: string): boolean {
+	return (nameKind(key) & HEADERS_NAME) !== 0;
 }
 
 function isHarmlessHeader(key: string): boolean {
-	return HARMLESS_HEADERS.has(normalisedName(key));
+	return (nameKind(key) & HARMLESS_HEADER_NAME) !== 0;
 }
 
 /** The given values as secrets: texts and numbers, trimmed copies too, empty ones left out. */
@@ -396,14 +414,19 @@ function walk(root: unknown, redactor: Redactor, maxText: number): unknown {
 						source: entry,
 						target: value as Record<string, unknown> | unknown[],
 						depth: depth + 1,
-						inHeaders: key !== undefined && normalisedName(key) === 'headers',
+						inHeaders: key !== undefined && isHeadersName(key),
 					});
 				}
 			} else {
 				value = leaf(entry, byName && entry !== undefined && entry !== null);
 			}
 			if (isList) (target as unknown[]).push(value);
-			else Object.defineProperty(target, redactor.key(key as string), { value, enumerable: true, writable: true, configurable: true });
+			else {
+				const name = redactor.key(key as string);
+				// Assigned, except a name that an assignment would take for the prototype.
+				if (name === '__proto__') Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+				else (target as Record<string, unknown>)[name] = value;
+			}
 		}
 	}
 	return top;
@@ -443,7 +466,7 @@ export function secretsIn(value: unknown): string[] {
 			if (byName && (typeof entry === 'string' || typeof entry === 'number') && String(entry).length <= 4_096) {
 				found.add(String(entry));
 			}
-			if (entry !== null && typeof entry === 'object') stack.push({ value: entry, inHeaders: normalisedName(key) === 'headers' });
+			if (entry !== null && typeof entry === 'object') stack.push({ value: entry, inHeaders: isHeadersName(key) });
 		}
 	}
 	return [...found];
