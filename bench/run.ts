@@ -25,7 +25,8 @@
  * that observes its garbage collection), BENCH_PARTS (which parts to run, e.g. "4" or "1,4"; default all;
  * part 4 alone: `BENCH_PARTS=4 BENCH_MEDIA_ROUNDS=5 npm run bench`), BENCH_TRIGGER_COMPARE=<checkout>
  * (part 2: also time the trigger built in that checkout's dist/, e.g. a `git worktree` of an
- * earlier commit, interleaved in the same process; rows marked "(compare)").
+ * earlier commit, interleaved in the same process; rows marked "(compare)"), BENCH_CLOCK=cpu
+ * (part 2: time by the process's CPU time instead of the wall clock, for a shared machine).
  * Prints the tables and writes them to bench/results/latest.md (git-ignored).
  */
 import * as fs from 'node:fs';
