@@ -35,10 +35,13 @@ const ID_PREFIX: Record<BinaryDataMode, RegExp> = {
 	database: /^database:/,
 };
 
-/** Every stored binary id in an execution's data (the flatted string keeps them as strings). */
+/**
+ * Every stored binary id in a `GET /rest/executions/:id` body: the run data is a flatted
+ * string inside the JSON, so an id stands between escaped quotes (`\"filesystem-v2:…\"`).
+ */
 export function binaryIdsIn(executionBody: string): string[] {
 	const ids = new Set<string>();
-	for (const m of executionBody.matchAll(/"((?:filesystem-v2|filesystem|database|s3|azure):[^"\\]+)"/g)) ids.add(m[1]);
+	for (const m of executionBody.matchAll(/"((?:filesystem-v2|filesystem|database|s3|azure):[^"\\]+)/g)) ids.add(m[1]);
 	return [...ids];
 }
 
