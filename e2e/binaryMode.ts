@@ -4,27 +4,24 @@
  * (server, CLI commands, `npm start`'s code path) through N8N_DEFAULT_BINARY_DATA_MODE, and a
  * check reads the executions the media checks left to prove which mode stored their files.
  *
- * E2E_BINARY_DATA_MODE=filesystem|database (default filesystem). `database` needs n8n 2.x
- * (its `binary_data` table; it works on the SQLite database the tier uses, no Postgres).
+ * E2E_BINARY_DATA_MODE=filesystem|database (default filesystem). `database` works on the
+ * SQLite database the tier uses (n8n's `binary_data` table), no Postgres needed.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { majorOf, type RestClient } from '../scripts/n8n-runtime';
+import type { RestClient } from '../scripts/n8n-runtime';
 
 export type BinaryDataMode = 'filesystem' | 'database';
 
-/** The mode this run uses; refuses the in-memory mode and `database` on n8n 1.x. */
-export function binaryDataModeFor(version: string, requested = process.env.E2E_BINARY_DATA_MODE): BinaryDataMode {
+/** The mode this run uses (any n8n version); refuses the in-memory mode. */
+export function binaryDataModeFor(requested = process.env.E2E_BINARY_DATA_MODE): BinaryDataMode {
 	const mode = requested || 'filesystem';
 	if (mode !== 'filesystem' && mode !== 'database') {
 		throw new Error(
 			`E2E_BINARY_DATA_MODE=${mode}: the e2e tier runs binary data in "filesystem" or "database" mode only (n8n 3.0 removes the in-memory mode)`,
 		);
-	}
-	if (mode === 'database' && majorOf(version) < 2) {
-		throw new Error(`E2E_BINARY_DATA_MODE=database: n8n ${version} has no database mode (n8n 2.x adds it); use filesystem`);
 	}
 	return mode;
 }

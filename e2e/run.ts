@@ -303,7 +303,7 @@ async function main(): Promise<void> {
 	const version = resolveN8nVersion(process.env.E2E_N8N_VERSION);
 	const t0 = Date.now();
 	// Every n8n process of the run (server, CLI, npm start's path) inherits this environment.
-	const binaryMode = binaryDataModeFor(version);
+	const binaryMode = binaryDataModeFor();
 	process.env.N8N_DEFAULT_BINARY_DATA_MODE = binaryMode;
 
 	// --- n8n runtime -------------------------------------------------------------------
