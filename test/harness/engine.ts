@@ -46,11 +46,14 @@ export const NODE_NAME = 'Messaging Instance';
 /** The execution's id, as n8n gives every run one (waiting links carry it). */
 export const EXECUTION_ID = 'exec-1';
 /**
- * The message ids the node gives the sends of items 0–4 in a run of this harness (workflow
+ * The message ids the node gives the sends of items 0–9 in a run of this harness (workflow
  * `wf-test`, execution EXECUTION_ID, node `node`, its first run), written out so that a change
  * of how the node makes them shows.
  */
-export const MESSAGE_IDS = ['3EB0C4DB37100F25099B9A', '3EB031138E6AE587922688', '3EB049A58AB099DCB9469A', '3EB02A729C17DADFCAD4B5', '3EB05823A5DB00C7700CA1'];
+export const MESSAGE_IDS = [
+	'3EB0C4DB37100F25099B9A', '3EB031138E6AE587922688', '3EB049A58AB099DCB9469A', '3EB02A729C17DADFCAD4B5', '3EB05823A5DB00C7700CA1',
+	'3EB01270588A75C094BC99', '3EB0E702930F22B248280B', '3EB06BDC47D15962CA8415', '3EB06E132B2DED8CC4A9DE', '3EB08C320C146335DC1BC1',
+];
 
 /** The `messageId` a send of this item carries: v2 servers get one, the documented interface has no such field. */
 export function idOn(dialect: string, itemIndex: number): { messageId?: string } {

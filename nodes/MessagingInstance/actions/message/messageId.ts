@@ -19,9 +19,10 @@ import type { BuiltRequest, OperationRun } from '../types';
  *
  * When to ask: n8n's Retry On Fail runs the whole node again, every item, with nothing telling
  * the node it is a retry (n8n-core's WorkflowExecute calls the node again in the same run).
- * The node leaves a mark in its node context, which lives as long as the execution: a run
- * that finds its own mark is a retry, and then every item's id is looked up first. A first run
- * sends straight away: no extra request.
+ * The node keeps what became of each item's send in its node context, which lives as long as
+ * the execution (SendRecord): on a retry, an item whose earlier try may have gone out is
+ * looked up first. A first run, and an item that was refused or never tried, sends straight
+ * away: no extra request.
  *
  * The id is the same on every try of the same item: it is made from the workflow, the
  * execution, the node, the node's run (a loop runs a node several times) and the item.
@@ -78,7 +79,7 @@ export function runIndexOf(ctx: IExecuteFunctions): number {
 }
 
 /**
- * The node's id for one item of one run: 72 bits of two FNV-1a hashes of what makes the send
+ * The node's id for one item of one run: 72 bits of two hashes of what makes the send
  * unique, or undefined without an execution id (then no two runs could be told apart).
  */
 export function nodeMessageId(ctx: IExecuteFunctions, runIndex: number, itemIndex: number): string | undefined {
