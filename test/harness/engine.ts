@@ -28,6 +28,8 @@ export interface RunNodeOptions {
 	type?: string;
 	/** Stops the execution this long after it started, as the editor's Stop button does. */
 	cancelAfterMs?: number;
+	/** The execution's id; every n8n execution has its own (default EXECUTION_ID). */
+	executionId?: string;
 }
 
 export interface NodeRun {
@@ -43,10 +45,24 @@ export interface NodeRun {
 export const NODE_NAME = 'Messaging Instance';
 /** The execution's id, as n8n gives every run one (waiting links carry it). */
 export const EXECUTION_ID = 'exec-1';
+/**
+ * The message ids the node gives the sends of items 0–9 in a run of this harness (workflow
+ * `wf-test`, execution EXECUTION_ID, node `node`, its first run), written out so that a change
+ * of how the node makes them shows.
+ */
+export const MESSAGE_IDS = [
+	'3EB0C4DB37100F25099B9A', '3EB031138E6AE587922688', '3EB049A58AB099DCB9469A', '3EB02A729C17DADFCAD4B5', '3EB05823A5DB00C7700CA1',
+	'3EB01270588A75C094BC99', '3EB0E702930F22B248280B', '3EB06BDC47D15962CA8415', '3EB06E132B2DED8CC4A9DE', '3EB08C320C146335DC1BC1',
+];
+
+/** The `messageId` a send of this item carries: v2 servers get one, the documented interface has no such field. */
+export function idOn(dialect: string, itemIndex: number): { messageId?: string } {
+	return dialect === 'v2' ? { messageId: MESSAGE_IDS[itemIndex] } : {};
+}
 
 /** n8n's lifecycle hooks of a test execution; `finished` resolves with the run n8n would store. */
-export function executionHooks(nodes: INode[]): { hooks: ExecutionLifecycleHooks; finished: Promise<IRun> } {
-	const hooks = new ExecutionLifecycleHooks('manual', EXECUTION_ID, {
+export function executionHooks(nodes: INode[], executionId = EXECUTION_ID): { hooks: ExecutionLifecycleHooks; finished: Promise<IRun> } {
+	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
 		id: 'wf-test',
 		name: 'engine test',
 		nodes,
@@ -100,7 +116,8 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		settings: { executionOrder: 'v1' },
 	});
 
-	const { hooks, finished } = executionHooks([start, node]);
+	const executionId = options.executionId ?? EXECUTION_ID;
+	const { hooks, finished } = executionHooks([start, node], executionId);
 
 	const runExecutionData = createRunExecutionData({
 		executionData: {
@@ -109,7 +126,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	});
 
 	const execute = new WorkflowExecute(
-		additionalDataFor(credentialsHelper, 'http://127.0.0.1:5678', { hooks, executionId: EXECUTION_ID }),
+		additionalDataFor(credentialsHelper, 'http://127.0.0.1:5678', { hooks, executionId }),
 		'manual',
 		runExecutionData,
 	);

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { testCredential } from '../harness/credentialTest';
-import { runNode, type NodeRun } from '../harness/engine';
+import { MESSAGE_IDS, runNode, type NodeRun } from '../harness/engine';
 import { startHostileServer, type Behaviour, type Echo, type HostileServer } from './server';
 
 /**
@@ -97,7 +97,8 @@ describe('a hostile server', () => {
 	test('an empty 200 body is a success item', async () => {
 		const result = await run(OPERATIONS['Send Text (a JSON POST)'], 'empty');
 		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => item.json)).toEqual([{ success: true }]);
+		// No answer to read the message's id from: the output names the id the node sent.
+		expect(result.items.map((item) => item.json)).toEqual([{ success: true, messageId: MESSAGE_IDS[0] }]);
 	});
 
 	test.each<[Behaviour, unknown]>([
@@ -150,8 +151,12 @@ describe('a hostile server', () => {
 			settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
 		});
 		expect(retried.error).toBeUndefined();
-		expect(server.seen).toHaveLength(2);
-		expect(retried.items.map((item) => item.json)).toEqual([{ key: { id: 'OK1' }, status: 'PENDING' }]);
+		// A 429 is a refusal: the retry sends again without asking whether the message is stored.
+		expect(server.seen.map(({ path, body }) => [path, JSON.parse(body).messageId])).toEqual([
+			['/message/sendText/demo', MESSAGE_IDS[0]],
+			['/message/sendText/demo', MESSAGE_IDS[0]],
+		]);
+		expect(retried.items.map((item) => item.json)).toEqual([{ key: { id: 'OK1' }, status: 'PENDING', messageId: 'OK1' }]);
 	});
 
 	test.each<[Behaviour, RegExp]>([
@@ -209,7 +214,7 @@ describe('a hostile server', () => {
 			credentials: { baseUrl: server.url, apiKey: KEY, dialect: 'v2', timeout: 1e12 },
 		});
 		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => item.json)).toEqual([{ key: { id: 'OK1' }, status: 'PENDING' }]);
+		expect(result.items.map((item) => item.json)).toEqual([{ key: { id: 'OK1' }, status: 'PENDING', messageId: 'OK1' }]);
 	});
 
 	test('a GET operation sends no body and no content type, a server route has no instance and keeps its query; a POST sends its JSON once', async () => {
@@ -219,7 +224,7 @@ describe('a hostile server', () => {
 		expect(server.seen.map((request) => [request.method, request.path, request.body, request.headers['content-type'], request.headers.apikey])).toEqual([
 			['GET', '/instance/connectionState/demo', '', undefined, KEY],
 			['GET', '/instance/fetchInstances?instanceName=demo', '', undefined, KEY],
-			['POST', '/message/sendText/demo', JSON.stringify({ number: '5511999990000', text: 'hi' }), 'application/json', KEY],
+			['POST', '/message/sendText/demo', JSON.stringify({ number: '5511999990000', text: 'hi', messageId: MESSAGE_IDS[0] }), 'application/json', KEY],
 		]);
 	});
 

@@ -1,6 +1,7 @@
 import { Expression } from 'n8n-workflow';
 
 import { fieldReferencePath, readField } from '../../nodes/MessagingInstance/actions/parameters';
+import { idOn } from '../harness/engine';
 import { run, useSandbox } from './helpers';
 
 describe('plain field references', () => {
@@ -77,8 +78,8 @@ describe.each(['documented', 'v2'] as const)('field references send what n8n’s
 		expect(evaluated).toEqual([]);
 		expect(sandbox.current.requests.map((r) => r.body)).toEqual(engineBodies);
 		expect(engineBodies).toEqual([
-			{ number: '5511999990001', text: 'Olá, Ana 👋' },
-			{ number: '5511999990003@s.whatsapp.net', text: '  spaced  ' },
+			{ number: '5511999990001', text: 'Olá, Ana 👋', ...idOn(dialect, 0) },
+			{ number: '5511999990003@s.whatsapp.net', text: '  spaced  ', ...idOn(dialect, 1) },
 		]);
 		expect(direct.items.map((item) => item.pairedItem)).toEqual(viaEngine.items.map((item) => item.pairedItem));
 	});

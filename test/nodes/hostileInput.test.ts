@@ -1,5 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { idOn } from '../harness/engine';
 import { run, sent, useSandbox } from './helpers';
 
 /**
@@ -106,7 +107,7 @@ describe.each(['documented', 'v2'] as const)('hostile input (%s)', (dialect) => 
 		test('mentioned numbers', async () => {
 			const result = await run(sandbox.current, { ...text, options: { mentioned: '+55 11 98888-0000, 5511988880000' } });
 			expect(result.error).toBeUndefined();
-			expect(sent(sandbox.current)[0].body).toEqual({ number: '5511999990000', text: 'hi', mentioned: ['5511988880000'] });
+			expect(sent(sandbox.current)[0].body).toEqual({ number: '5511999990000', text: 'hi', mentioned: ['5511988880000'], ...idOn(dialect, 0) });
 		});
 	});
 });

@@ -1,3 +1,4 @@
+import { idOn } from '../harness/engine';
 import { run, useSandbox } from './helpers';
 
 describe.each(['documented', 'v2'] as const)('every item counts (%s)', (dialect) => {
@@ -16,7 +17,8 @@ describe.each(['documented', 'v2'] as const)('every item counts (%s)', (dialect)
 
 		expect(result.error).toBeUndefined();
 		expect(sandbox.current.requests.map((r) => r.body)).toEqual(
-			items.map((_, i) => ({ number: `55119999${i}000${i}`, text: `Hello Ana ${i}`, delay: 0 })),
+			// v2 servers get each item's own message id; the documented interface has no such field.
+			items.map((_, i) => ({ number: `55119999${i}000${i}`, text: `Hello Ana ${i}`, delay: 0, ...idOn(dialect, i) })),
 		);
 		expect(result.items.map((item) => item.pairedItem)).toEqual(items.map((_, i) => ({ item: i })));
 		expect(result.items.map((item) => (item.json.message as { extendedTextMessage: { text: string } }).extendedTextMessage.text)).toEqual(

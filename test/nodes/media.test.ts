@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../harness/engine';
+import { MESSAGE_IDS, runNode } from '../harness/engine';
 import { setBinaryDataMode } from '../harness/binaryData';
 import type { StartFile } from '../harness/nodeTypes';
 import { credentialsFor, run, sent, useSandbox } from './helpers';
@@ -45,7 +45,7 @@ describe.each(['default', 'filesystem'] as const)('media from binary data kept i
 				method: 'POST',
 				path: '/message/sendMedia/demo',
 				status: 201,
-				body: { number: '5511999990000', mediatype: 'document', mimetype: 'application/pdf', media: PDF.toString('base64'), fileName: 'invoice 2026-11.pdf' },
+				body: { number: '5511999990000', mediatype: 'document', mimetype: 'application/pdf', media: PDF.toString('base64'), fileName: 'invoice 2026-11.pdf', messageId: MESSAGE_IDS[0] },
 			},
 		]);
 		expect(result.items[0].json).toMatchObject({ key: expect.any(Object) });
@@ -61,9 +61,9 @@ describe.each(['default', 'filesystem'] as const)('media from binary data kept i
 		]);
 		expect(result.error).toBeUndefined();
 		expect(sent(sandbox.current).map((request) => request.body)).toEqual([
-			{ number: '5511999990000', mediatype: 'image', mimetype: 'image/png', media: PNG.toString('base64'), fileName: 'photo.png' },
-			{ number: '5511999990000', mediatype: 'document', mimetype: 'application/pdf', media: PDF.toString('base64'), fileName: `${'n'.repeat(251)}.pdf` },
-			{ number: '5511999990000', mediatype: 'document', mimetype: 'application/pdf', media: PDF.toString('base64'), fileName: 'invoice.pdf' },
+			{ number: '5511999990000', mediatype: 'image', mimetype: 'image/png', media: PNG.toString('base64'), fileName: 'photo.png', messageId: MESSAGE_IDS[0] },
+			{ number: '5511999990000', mediatype: 'document', mimetype: 'application/pdf', media: PDF.toString('base64'), fileName: `${'n'.repeat(251)}.pdf`, messageId: MESSAGE_IDS[1] },
+			{ number: '5511999990000', mediatype: 'document', mimetype: 'application/pdf', media: PDF.toString('base64'), fileName: 'invoice.pdf', messageId: MESSAGE_IDS[2] },
 		]);
 	});
 
@@ -84,6 +84,7 @@ describe.each(['default', 'filesystem'] as const)('media from binary data kept i
 			fileName: 'image.png',
 			delay: 0,
 			mentioned: ['5511988880000'],
+			messageId: MESSAGE_IDS[0],
 		});
 	});
 
@@ -102,7 +103,7 @@ describe.each(['default', 'filesystem'] as const)('media from binary data kept i
 		for (let i = 0; i < video.length; i++) video[i] = (i * 7919) % 251;
 		const result = await send(media, [{ data: file(video, 'video/mp4', 'clip.mp4') }]);
 		expect(result.error).toBeUndefined();
-		expect(sent(sandbox.current)[0].body).toEqual({ number: '5511999990000', mediatype: 'video', mimetype: 'video/mp4', media: video.toString('base64'), fileName: 'clip.mp4' });
+		expect(sent(sandbox.current)[0].body).toEqual({ number: '5511999990000', mediatype: 'video', mimetype: 'video/mp4', media: video.toString('base64'), fileName: 'clip.mp4', messageId: MESSAGE_IDS[0] });
 	});
 
 	test.each<[string, INodeParameters, string]>([
@@ -114,7 +115,9 @@ describe.each(['default', 'filesystem'] as const)('media from binary data kept i
 		const result = await send(parameters, [{ data: source }]);
 		expect(result.error).toBeUndefined();
 		const field = { sendAudio: 'audio', sendVideoNote: 'video', sendSticker: 'sticker' }[parameters.operation as string]!;
-		expect(sent(sandbox.current)).toEqual([{ method: 'POST', path, status: 201, body: { number: '5511999990000', [field]: source.base64 } }]);
+		// A voice note takes no message id on any version; a video note and a sticker carry the node's.
+		const messageId = parameters.operation === 'sendAudio' ? {} : { messageId: MESSAGE_IDS[0] };
+		expect(sent(sandbox.current)).toEqual([{ method: 'POST', path, status: 201, body: { number: '5511999990000', [field]: source.base64, ...messageId } }]);
 	});
 
 	test.each<[string, INodeParameters, Record<string, StartFile>, RegExp]>([
@@ -153,6 +156,7 @@ describe('media from a URL or base64 (v2)', () => {
 			mimetype: 'application/pdf',
 			media: 'https://files.example.com/docs/price%20list.pdf',
 			fileName: 'price list.pdf',
+			messageId: MESSAGE_IDS[0],
 		});
 	});
 
@@ -169,6 +173,7 @@ describe('media from a URL or base64 (v2)', () => {
 			...(mimetype ? { mimetype } : {}),
 			media: mediaUrl,
 			fileName,
+			messageId: MESSAGE_IDS[0],
 		});
 	});
 
@@ -206,7 +211,7 @@ describe('media from a URL or base64 (v2)', () => {
 	test('base64 with a data: prefix goes raw, its MIME type taken from the prefix', async () => {
 		const result = await run(sandbox.current, { ...media, mediaSource: 'base64', mediaBase64: `data:image/png;base64,${PNG.toString('base64')}` });
 		expect(result.error).toBeUndefined();
-		expect(sent(sandbox.current)[0].body).toEqual({ number: '5511999990000', mediatype: 'image', mimetype: 'image/png', media: PNG.toString('base64'), fileName: 'image.png' });
+		expect(sent(sandbox.current)[0].body).toEqual({ number: '5511999990000', mediatype: 'image', mimetype: 'image/png', media: PNG.toString('base64'), fileName: 'image.png', messageId: MESSAGE_IDS[0] });
 	});
 
 	test('text that is not base64 is refused', async () => {
@@ -259,7 +264,7 @@ describe('contacts and polls (v2)', () => {
 	test('Send Poll sends the question, the options in order and the selectable count', async () => {
 		const result = await run(sandbox.current, poll(['Mon', 'Tue', 'Fri'], { selectableCount: 2 }));
 		expect(result.error).toBeUndefined();
-		expect(sent(sandbox.current)[0].body).toEqual({ number: '5511999990000', name: 'Which day?', selectableCount: 2, values: ['Mon', 'Tue', 'Fri'] });
+		expect(sent(sandbox.current)[0].body).toEqual({ number: '5511999990000', name: 'Which day?', selectableCount: 2, values: ['Mon', 'Tue', 'Fri'], messageId: MESSAGE_IDS[0] });
 	});
 
 	test.each<[string, INodeParameters, RegExp]>([

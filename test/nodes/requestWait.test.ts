@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../harness/engine';
+import { MESSAGE_IDS, runNode } from '../harness/engine';
 import { useHostileServer } from '../hostile/server';
 
 /**
@@ -22,8 +22,8 @@ describe('the wait a request asks for extends its deadline', () => {
 	test('Send Text with a Delay waits for the slow answer; without one it times out', async () => {
 		const waited = await run({ resource: 'message', operation: 'sendText', number: '5511999990000', text: 'hi', options: { delay: 1000 } });
 		expect(waited.error).toBeUndefined();
-		expect(waited.items.map((item) => item.json)).toEqual([{ key: { id: 'W1' } }]);
-		expect(JSON.parse(hostile.current.seen[0].body)).toEqual({ number: '5511999990000', text: 'hi', delay: 1000 });
+		expect(waited.items.map((item) => item.json)).toEqual([{ key: { id: 'W1' }, messageId: 'W1' }]);
+		expect(JSON.parse(hostile.current.seen[0].body)).toEqual({ number: '5511999990000', text: 'hi', delay: 1000, messageId: MESSAGE_IDS[0] });
 
 		const plain = await run({ resource: 'message', operation: 'sendText', number: '5511999990000', text: 'hi' });
 		expect(plain.error?.message).toBe('The server did not answer in time: timed out after 0.3 s');

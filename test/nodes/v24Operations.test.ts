@@ -3,6 +3,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import type { ServerVersion } from '../../sandbox/versions';
 import { testCredential } from '../harness/credentialTest';
+import { MESSAGE_IDS } from '../harness/engine';
 import { run, sent, useSandbox } from './helpers';
 
 /**
@@ -171,7 +172,7 @@ describe('fields added to older operations', () => {
 	test('Send Text sends Mention Everyone as the boolean `mentionsEveryOne` every version\'s send service reads', async () => {
 		const result = await run(sandbox.current, { resource: 'message', operation: 'sendText', number: '5511988880000', text: 'all', options: { mentionsEveryOne: true } });
 		expect(result.error).toBeUndefined();
-		expect(sent(sandbox.current)).toEqual([{ method: 'POST', path: '/message/sendText/demo', status: 201, body: { number: '5511988880000', text: 'all', mentionsEveryOne: true } }]);
+		expect(sent(sandbox.current)).toEqual([{ method: 'POST', path: '/message/sendText/demo', status: 201, body: { number: '5511988880000', text: 'all', mentionsEveryOne: true, messageId: MESSAGE_IDS[0] } }]);
 	});
 
 	test('Instance → Create sends the Call Rejected Message with the settings', async () => {
@@ -210,7 +211,7 @@ describe('fields added to older operations', () => {
 				method: 'POST',
 				path: '/message/sendMedia/demo',
 				status: 201,
-				body: { number: '5511988880000', mediatype: 'video', mimetype: 'video/mp4', media: 'https://files.example.com/dance.mp4', fileName: 'dance.mp4', gifPlayback: true },
+				body: { number: '5511988880000', mediatype: 'video', mimetype: 'video/mp4', media: 'https://files.example.com/dance.mp4', fileName: 'dance.mp4', gifPlayback: true, messageId: MESSAGE_IDS[0] },
 			},
 		]);
 	});

@@ -1,5 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
+import { idOn } from '../harness/engine';
 import { run, useSandbox } from './helpers';
 
 const text = { resource: 'message', operation: 'sendText', number: '5511999990000', text: 'hi' };
@@ -65,7 +66,7 @@ describe.each(['documented', 'v2'] as const)('input errors before any request (%
 	test('the item index names the failing item when earlier items are fine', async () => {
 		const result = await run(sandbox.current, { ...text, number: '={{ $json.to }}' }, { items: [{ to: '5511999990000' }, { to: 'nobody' }] });
 		expect(result.error?.message).toMatch(/^"Number" has no digits \("nobody"\) \[item 1\]$/);
-		expect(sandbox.current.requests.map((r) => r.body)).toEqual([{ number: '5511999990000', text: 'hi' }]);
+		expect(sandbox.current.requests.map((r) => r.body)).toEqual([{ number: '5511999990000', text: 'hi', ...idOn(dialect, 0) }]);
 	});
 });
 

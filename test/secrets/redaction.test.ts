@@ -92,7 +92,7 @@ describe('redaction of answers and errors (through the engine, against a hostile
 			expect(result.error).toBeUndefined();
 			expect(server.seen[0].headers.apikey).toBe(KEY);
 			expect(result.items.map((item) => item.json)).toEqual([
-				{ key: { id: 'M1' }, echo: '[redacted]', note: 'sent with [redacted]', '[redacted]': true },
+				{ key: { id: 'M1' }, echo: '[redacted]', note: 'sent with [redacted]', '[redacted]': true, messageId: 'M1' },
 			]);
 		});
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../harness/engine';
+import { MESSAGE_IDS, runNode } from '../harness/engine';
 import { expectNoSecrets, INSTANCE, secretOf, setup, TOKEN, type Setup } from './helpers';
 
 /**
@@ -182,10 +182,10 @@ describe('trigger: contacts known by LID, as each server version delivers them',
 		});
 		expect(reply.error).toBeUndefined();
 		expect(sandbox.requests.map(({ method, path, body, status }) => ({ method, path, body, status }))).toEqual(
-			replied.map((shape) => ({
+			replied.map((shape, index) => ({
 				method: 'POST',
 				path: `/message/sendText/${INSTANCE}`,
-				body: { number: shape.chatId, text: `You said: ${shape.name}` },
+				body: { number: shape.chatId, text: `You said: ${shape.name}`, messageId: MESSAGE_IDS[index] },
 				status: 201,
 			})),
 		);

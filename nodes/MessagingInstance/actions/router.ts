@@ -10,12 +10,19 @@ import { findOperation, labelsOf } from './index';
 import { readPages } from './pages';
 import { ItemParameters, ParameterSource } from './parameters';
 import { FileOutput } from './fileOutput';
+import { findSentMessage, messageIdOf, nodeMessageId, runIndexOf, SendRecord } from './message/messageId';
 import type { BuiltRequest, Operation, OperationRun } from './types';
 
 /** The operation's request for one item: its whole request, or its body and query. */
 async function buildRequest(operation: Operation, params: ItemParameters, dialect: Dialect, run: OperationRun): Promise<BuiltRequest> {
 	if (operation.buildRequest) return await operation.buildRequest(params, dialect, run);
 	return { body: await operation.buildBody?.(params, dialect), query: operation.buildQuery?.(params, dialect) };
+}
+
+/** The id the server gave the sent message (`key.id`): 2.3.x servers choose their own. */
+function sentIdOf(result: IDataObject): string | undefined {
+	const id = (result.key as { id?: unknown } | undefined)?.id;
+	return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
 function asItemJson(response: unknown): IDataObject {
@@ -74,7 +81,13 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	const output: INodeExecutionData[] = [];
 	// Secrets known for the whole execution; each item adds the ones its request and answers carry.
 	const connectionSecrets = [connection.apiKey, ...secretsOfUrl(connection.baseUrl)];
-	const run: OperationRun = { resumeUrl: (query) => this.getSignedResumeUrl(query) };
+	const runIndex = operation.carriesMessageId ? runIndexOf(this) : 0;
+	const run: OperationRun = {
+		resumeUrl: (query) => this.getSignedResumeUrl(query),
+		messageId: (itemIndex) => nodeMessageId(this, runIndex, itemIndex),
+	};
+	// n8n's Retry On Fail runs the node again without saying so: the node context remembers.
+	const sends = operation.carriesMessageId ? SendRecord.open(this, runIndex) : undefined;
 	// An operation that waits reads its limit before the first send; it waits once, for all items.
 	const waitTill = operation.waitsForAnswer?.(new ItemParameters(parameters, 0, labels));
 	let sentCount = 0;
@@ -148,8 +161,22 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 			if (operation.pagination) {
 				results = await readPages(this.getNode(), operation.pagination, params, request, send, connection.timeoutMs);
 			} else {
-				const response = await send(request);
+				const messageId = sends ? messageIdOf(request) : undefined;
+				// A send n8n retries may have gone out in the try before: then the stored message answers.
+				const response =
+					sends && messageId !== undefined
+						? await sends.sendOnce(
+								itemIndex,
+								async () => {
+									const stored = await findSentMessage(this, connection, { instance, messageId, secrets: [...itemSecrets], itemIndex });
+									learn(stored);
+									return stored;
+								},
+								async () => await send(request),
+							)
+						: await send(request);
 				results = operation.toItems ? operation.toItems(response, params) : [asItemJson(response)];
+				if (messageId !== undefined) results = results.map((result) => ({ ...result, messageId: sentIdOf(result) ?? messageId }));
 			}
 			for (const record of results) {
 				const json = redactedOutput(operation, redactor, record);

@@ -98,12 +98,20 @@ export interface Operation {
 	 * Read once, from the first item, before anything is sent (an invalid limit sends nothing).
 	 */
 	waitsForAnswer?(params: ItemParameters): Date;
+	/**
+	 * The send carries a message id (`body.messageId`, see message/messageId.ts): its output
+	 * item names the id, and when n8n runs the node again in the same execution the router
+	 * looks the id up and sends only when the server does not have the message.
+	 */
+	carriesMessageId?: boolean;
 }
 
 /** What the execution lends an operation's request besides the item's parameters. */
 export interface OperationRun {
 	/** The signed address of this node's waiting webhook in this execution, with the query given. */
 	resumeUrl(query: Record<string, string>): string;
+	/** The id the node gives the message of this item, the same on every try of this run (undefined without an execution id). */
+	messageId(itemIndex: number): string | undefined;
 }
 
 /** The request an operation built for one item. */

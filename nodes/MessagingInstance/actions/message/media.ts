@@ -7,6 +7,7 @@ import { quoted } from '../normalise';
 import type { ItemParameters } from '../parameters';
 import type { Operation } from '../types';
 import { mediaOptionsProperty, messageOptions, withMessageOptions } from './common';
+import { messageIdFor, messageIdOption, withMessageId } from './messageId';
 
 /**
  * Where a media send takes its file from — an n8n binary field (the default: what the node
@@ -183,6 +184,8 @@ export function singleFileSend(spec: {
 	field: string;
 	kind: MediaKind;
 	what: string;
+	/** Whether the send takes a message id (see messageId.ts): Evolution API 2.4 reads it on sendPtv and sendSticker. */
+	carriesMessageId?: boolean;
 }): Operation {
 	return {
 		resource: 'message',
@@ -191,14 +194,16 @@ export function singleFileSend(spec: {
 		action: spec.action,
 		description: spec.description,
 		v2Only: true,
-		properties: [recipientProperty(), ...mediaSourceProperties(spec.what), mediaOptionsProperty()],
+		properties: [recipientProperty(), ...mediaSourceProperties(spec.what), mediaOptionsProperty(spec.carriesMessageId ? [messageIdOption] : [])],
 		path: spec.path,
-		buildRequest: async (params) => {
+		...(spec.carriesMessageId ? { carriesMessageId: true } : {}),
+		buildRequest: async (params, dialect, run) => {
 			const number = params.recipient('number');
 			const options = messageOptions(params);
+			const messageId = spec.carriesMessageId ? messageIdFor(params, dialect, run) : undefined;
 			const file = await readMedia(params, {});
 			checkKind(params, spec.kind, file, 'File');
-			return withMessageOptions({ number, [spec.field]: mediaValue(file) }, options);
+			return withMessageId(withMessageOptions({ number, [spec.field]: mediaValue(file) }, options), messageId);
 		},
 	};
 }

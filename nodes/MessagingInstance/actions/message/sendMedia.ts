@@ -2,6 +2,7 @@ import { kindOf, type MediaKind } from '../../../shared/files';
 import { recipientProperty } from '../fields';
 import type { Operation } from '../types';
 import { mediaOptionsProperty, messageOptions, withMessageOptions } from './common';
+import { messageIdFor, messageIdOption, withMessageId } from './messageId';
 import { checkKind, fileNameFor, mediaSourceProperties, mediaValue, readMedia } from './media';
 
 const MEDIA_TYPES: MediaKind[] = ['image', 'video', 'audio', 'document'];
@@ -62,10 +63,12 @@ export const sendMedia: Operation = {
 				placeholder: 'application/pdf',
 				description: 'Type of the file. Default: the binary file\'s type, or the one its name says.',
 			},
+			messageIdOption,
 		]),
 	],
 	path: '/message/sendMedia',
-	buildRequest: async (params) => {
+	carriesMessageId: true,
+	buildRequest: async (params, dialect, run) => {
 		const number = params.recipient('number');
 		const chosen = params.text('mediaType');
 		if (chosen !== 'auto' && !MEDIA_TYPES.includes(chosen as MediaKind)) {
@@ -86,7 +89,8 @@ export const sendMedia: Operation = {
 		if (gifPlayback && mediatype !== 'video') {
 			params.fail(params.label('options.gifPlayback'), `needs a video, not ${/^[aeiou]/.test(mediatype) ? 'an' : 'a'} ${mediatype}`, 'Send the GIF as an MP4 video with Media Type Video.');
 		}
-		return withMessageOptions(
+		const messageId = messageIdFor(params, dialect, run);
+		const request = withMessageOptions(
 			{
 				number,
 				mediatype,
@@ -98,5 +102,6 @@ export const sendMedia: Operation = {
 			},
 			sendOptions,
 		);
+		return withMessageId(request, messageId);
 	},
 };

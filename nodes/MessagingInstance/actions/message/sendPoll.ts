@@ -4,6 +4,7 @@ import { recipientProperty } from '../fields';
 import { quoted } from '../normalise';
 import type { Operation } from '../types';
 import { messageOptions, withMessageOptions, messageOptionsProperty } from './common';
+import { messageIdFor, withMessageId, withMessageIdOption } from './messageId';
 
 const MIN_OPTIONS = 2;
 const MAX_OPTIONS = 10;
@@ -51,10 +52,11 @@ export const sendPoll: Operation = {
 			default: 1,
 			description: 'How many options a voter may pick (0: any number)',
 		},
-		messageOptionsProperty,
+		withMessageIdOption(messageOptionsProperty),
 	],
 	path: '/message/sendPoll',
-	buildRequest: (params) => {
+	carriesMessageId: true,
+	buildRequest: (params, dialect, run) => {
 		const number = params.recipient('number');
 		const name = params.text('name');
 		const given = params.collection('pollOptions').option as IDataObject[] | undefined;
@@ -69,6 +71,6 @@ export const sendPoll: Operation = {
 		const repeated = values.find((value, position) => values.indexOf(value) !== position);
 		if (repeated !== undefined) params.fail(params.label('pollOptions'), `has ${quoted(repeated)} twice; options must differ`);
 		const selectableCount = params.number('selectableCount', { min: 0, max: values.length, integer: true });
-		return withMessageOptions({ number, name, selectableCount, values }, messageOptions(params));
+		return withMessageId(withMessageOptions({ number, name, selectableCount, values }, messageOptions(params)), messageIdFor(params, dialect, run));
 	},
 };

@@ -8,5 +8,6 @@ export const sendSticker = singleFileSend({
 	path: '/message/sendSticker',
 	field: 'sticker',
 	kind: 'image',
+	carriesMessageId: true,
 	what: 'sticker image',
 });

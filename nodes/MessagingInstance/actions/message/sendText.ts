@@ -1,6 +1,7 @@
 import type { Operation } from '../types';
 import { recipientProperty } from '../fields';
 import { messageOptions, withMessageOptions, messageOptionsProperty } from './common';
+import { messageIdFor, withMessageId, withMessageIdOption } from './messageId';
 
 export const sendText: Operation = {
 	resource: 'message',
@@ -19,9 +20,13 @@ export const sendText: Operation = {
 			required: true,
 			description: 'The message text. Supports *bold*, _italic_ and ~strikethrough~.',
 		},
-		messageOptionsProperty,
+		withMessageIdOption(messageOptionsProperty),
 	],
 	path: '/message/sendText',
-	buildRequest: (params) =>
-		withMessageOptions({ number: params.recipient('number'), text: params.text('text') }, messageOptions(params)),
+	carriesMessageId: true,
+	buildRequest: (params, dialect, run) =>
+		withMessageId(
+			withMessageOptions({ number: params.recipient('number'), text: params.text('text') }, messageOptions(params)),
+			messageIdFor(params, dialect, run),
+		),
 };

@@ -8,5 +8,6 @@ export const sendVideoNote = singleFileSend({
 	path: '/message/sendPtv',
 	field: 'video',
 	kind: 'video',
+	carriesMessageId: true,
 	what: 'video',
 });

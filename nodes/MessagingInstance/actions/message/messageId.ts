@@ -1,0 +1,217 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { Connection } from '../../../shared/transport';
+import { apiRequest } from '../../../shared/transport';
+import type { Dialect } from '../../../shared/dialect';
+import { countedPage } from '../pages';
+import type { ItemParameters } from '../parameters';
+import type { BuiltRequest, OperationRun } from '../types';
+
+/**
+ * A message id the node chooses for Send Text, Media, Video Note, Sticker and Poll, so that a
+ * send n8n runs again does not reach the contact twice.
+ *
+ * Evolution API 2.4 makes a send's `messageId` the message's `key.id`; 2.3.x ignores the field
+ * (no schema of any version refuses an extra property, so it goes to every v2 server and costs
+ * no version request). The server does not deduplicate by it: a second send with the same id
+ * goes out and is stored again. So the id alone prevents nothing; what it gives is a way to
+ * ask, before sending again, whether the first attempt went out (Find Messages by `key.id`).
+ *
+ * When to ask: n8n's Retry On Fail runs the whole node again, every item, with nothing telling
+ * the node it is a retry (n8n-core's WorkflowExecute calls the node again in the same run).
+ * The node keeps what became of each item's send in its node context, which lives as long as
+ * the execution (SendRecord): on a retry, an item whose earlier try may have gone out is
+ * looked up first. A first run, and an item that was refused or never tried, sends straight
+ * away: no extra request.
+ *
+ * The id is the same on every try of the same item: it is made from the workflow, the
+ * execution, the node, the node's run (a loop runs a node several times) and the item.
+ */
+
+/** Baileys' own ids are `3EB0` and 18 hex digits; the node's have the same form. */
+const ID_PREFIX = '3EB0';
+
+/** What a user may set: WhatsApp ids are short runs of letters and digits. */
+const USER_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+export const messageIdOption: INodeProperties = {
+	displayName: 'Message ID',
+	name: 'messageId',
+	type: 'string',
+	default: '',
+	placeholder: '3EB0C431C26A1916E07A',
+	description:
+		"The ID the message gets on Evolution API 2.4 (older servers choose their own). Left empty, the node makes one from the execution, the node and the item, the same on every retry. Set it only to an ID no other message has: a retry that finds a message with this ID does not send again. Letters, digits, '-' and '_', at most 64.",
+};
+
+/** The options collection with Message ID among its options, in the order the editor lists them. */
+export function withMessageIdOption(options: INodeProperties): INodeProperties {
+	return {
+		...options,
+		options: [...(options.options as INodeProperties[]), messageIdOption].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	};
+}
+
+const FNV_PRIME = 0x100000001b3n;
+const MASK_64 = 0xffffffffffffffffn;
+
+/**
+ * FNV-1a over the text's UTF-8 bytes, 64 bits, from the given start, then MurmurHash3's final
+ * mix: FNV alone leaves ids of neighbouring items alike in their first digits.
+ */
+function hash64(text: string, start: bigint): bigint {
+	let hash = start;
+	for (const byte of Buffer.from(text, 'utf8')) {
+		hash ^= BigInt(byte);
+		hash = (hash * FNV_PRIME) & MASK_64;
+	}
+	hash ^= hash >> 33n;
+	hash = (hash * 0xff51afd7ed558ccdn) & MASK_64;
+	hash ^= hash >> 33n;
+	hash = (hash * 0xc4ceb9fe1a85ec53n) & MASK_64;
+	return hash ^ (hash >> 33n);
+}
+
+/** Which run of the node this is in the execution (0 unless a loop runs it again); n8n's `$runIndex`. */
+export function runIndexOf(ctx: IExecuteFunctions): number {
+	const runIndex = Number(ctx.getWorkflowDataProxy(0).$runIndex);
+	return Number.isInteger(runIndex) && runIndex >= 0 ? runIndex : 0;
+}
+
+/**
+ * The node's id for one item of one run: 72 bits of two hashes of what makes the send
+ * unique, or undefined without an execution id (then no two runs could be told apart).
+ */
+export function nodeMessageId(ctx: IExecuteFunctions, runIndex: number, itemIndex: number): string | undefined {
+	const executionId = ctx.getExecutionId();
+	if (typeof executionId !== 'string' || executionId === '') return undefined;
+	const identity = JSON.stringify([ctx.getWorkflow().id ?? '', executionId, ctx.getNode().id, runIndex, itemIndex]);
+	const first = hash64(identity, 0xcbf29ce484222325n).toString(16).padStart(16, '0');
+	const second = hash64(`${identity}\u0000`, 0x84222325cbf29ce4n).toString(16).padStart(16, '0');
+	return `${ID_PREFIX}${first}${second.slice(0, 2)}`.toUpperCase();
+}
+
+/**
+ * The item's message id: the one the user set, else the node's; undefined on the documented
+ * interface (it has no such field) or when the node cannot make one.
+ */
+export function messageIdFor(params: ItemParameters, dialect: Dialect, run: OperationRun): string | undefined {
+	if (!dialect.servesV2Routes) return undefined;
+	const options = params.collection('options');
+	const given = params.checkText(options.messageId, params.label('options.messageId')).trim();
+	if (given !== '') {
+		if (!USER_ID_PATTERN.test(given)) {
+			params.fail(params.label('options.messageId'), "must be 1 to 64 letters, digits, '-' or '_'", 'Leave it empty to let the node choose one.');
+		}
+		return given;
+	}
+	return run.messageId(params.itemIndex);
+}
+
+/** A send's request with its message id in the body, when it has one. */
+export function withMessageId(request: BuiltRequest, messageId: string | undefined): BuiltRequest {
+	return messageId === undefined ? request : { ...request, body: { ...request.body, messageId } };
+}
+
+/** The message id a built request carries. */
+export function messageIdOf(request: BuiltRequest): string | undefined {
+	const id = request.body?.messageId;
+	return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+/** Where the node context keeps what became of this run's sends. */
+const SEND_RECORD = 'messageSends';
+
+/** An item's send: answered (`s`), refused by an HTTP answer (`r`), or no answer to tell (`u`). */
+type Outcome = 's' | 'r' | 'u';
+
+/**
+ * Whether a failed send may have gone out: no HTTP answer (a timeout, a dropped connection),
+ * a 2xx the node could not read, or a 5xx (the server, or a gateway before it, may fail after
+ * sending). A 3xx or 4xx answer means the send was refused.
+ */
+function outcomeOfFailure(error: unknown): Outcome {
+	const status = Number((error as { httpCode?: unknown } | null)?.httpCode);
+	return Number.isInteger(status) && status >= 300 && status < 500 ? 'r' : 'u';
+}
+
+/**
+ * What became of each item's send in this run of the node, kept in the node context, which
+ * n8n keeps for the whole execution and so across its Retry On Fail. One letter per item sent
+ * (the node's earlier runs are dropped: n8n retries a run straight away).
+ */
+export class SendRecord {
+	private constructor(
+		private readonly outcomes: Outcome[],
+		/** Whether this run of the node ran before: n8n is retrying it. */
+		readonly retried: boolean,
+	) {}
+
+	/** This run's record; a context n8n does not keep (no execution data) gives one for this run alone. */
+	static open(ctx: IExecuteFunctions, runIndex: number): SendRecord {
+		let context: IDataObject;
+		try {
+			context = ctx.getContext('node') as IDataObject;
+		} catch {
+			return new SendRecord([], false);
+		}
+		const kept = context[SEND_RECORD] as { run?: unknown; outcomes?: unknown } | undefined;
+		if (kept && kept.run === runIndex && Array.isArray(kept.outcomes)) return new SendRecord(kept.outcomes as Outcome[], true);
+		const outcomes: Outcome[] = [];
+		context[SEND_RECORD] = { run: runIndex, outcomes };
+		return new SendRecord(outcomes, false);
+	}
+
+	/**
+	 * Sends the item's message once: on a retry, when the try before may have sent it, the
+	 * server's stored message answers instead of a second send.
+	 */
+	async sendOnce(itemIndex: number, lookUp: () => Promise<IDataObject | undefined>, send: () => Promise<unknown>): Promise<unknown> {
+		const before = this.outcomes[itemIndex];
+		if (this.retried && (before === 's' || before === 'u')) {
+			const stored = await lookUp();
+			if (stored !== undefined) {
+				this.outcomes[itemIndex] = 's';
+				return stored;
+			}
+		}
+		// The send's own error (already the node's) goes on as it is, once its outcome is kept.
+		const [attempt] = await Promise.allSettled([send()]);
+		this.outcomes[itemIndex] = attempt.status === 'fulfilled' ? 's' : outcomeOfFailure(attempt.reason);
+		if (attempt.status === 'rejected') throw attempt.reason;
+		return attempt.value;
+	}
+}
+
+/** Find Messages, the route Message → Get Many reads. */
+const FIND_MESSAGES = '/chat/findMessages';
+
+/**
+ * The message this instance sent with this id, as the server stores it, or undefined when it
+ * has none. A failed lookup fails the item: sending without knowing could send twice.
+ */
+export async function findSentMessage(
+	ctx: IExecuteFunctions,
+	connection: Connection,
+	lookup: { instance: string | undefined; messageId: string; secrets: string[]; itemIndex: number },
+): Promise<IDataObject | undefined> {
+	const answer = await apiRequest(
+		ctx,
+		connection,
+		{
+			route: FIND_MESSAGES,
+			instance: lookup.instance,
+			body: { where: { key: { id: lookup.messageId, fromMe: true } }, page: 1, offset: 10 },
+			secrets: lookup.secrets,
+		},
+		lookup.itemIndex,
+	);
+	const { records } = countedPage((answer as { messages?: Parameters<typeof countedPage>[0] } | null)?.messages);
+	const found = records.find(
+		(record) =>
+			record !== null &&
+			typeof record === 'object' &&
+			(record as { key?: { id?: unknown } }).key?.id === lookup.messageId,
+	);
+	return found as IDataObject | undefined;
+}
