@@ -26,7 +26,7 @@ import {
 } from '../scripts/n8n-runtime';
 import { credentialRef } from '../scripts/demo-workflow';
 import { startModelServer, textOf, MODEL_ID, type ChatRequest, type ModelServer, type OfferedTool, type Turn } from './modelServer';
-import type { E2eTools } from './v2';
+import { bodyWithoutMessageId, type E2eTools } from './v2';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Sandbox = any;
@@ -192,7 +192,7 @@ export async function agentChecks(tools: E2eTools, sandbox: Sandbox): Promise<vo
 
 		await tools.check("(l) the model's tool call reaches the sandbox: exactly one Send Text, with the model's number (as digits) and text", () => {
 			assert.equal(sent.length, 1, `sendText requests: ${JSON.stringify(sent.map((r: any) => r.body))}`);
-			assert.deepEqual(sent[0].body, { number: '5511988880000', text: GOOD.text });
+			assert.deepEqual(bodyWithoutMessageId('/message/sendText/demo', sent[0].body), { number: '5511988880000', text: GOOD.text });
 			assert.ok(sent[0].status < 300, `the sandbox answered ${sent[0].status}`);
 			const stored = (sandbox.chat as any[]).filter((e) => JSON.stringify(e).includes(GOOD.text));
 			assert.ok(stored.length >= 1, 'the message is not in the sandbox chat');
