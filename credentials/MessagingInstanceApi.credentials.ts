@@ -10,6 +10,8 @@ import type {
 import { BASE_URL_EXPRESSION } from '../nodes/shared/baseUrl';
 import { requestTimeoutMs } from '../nodes/shared/deadline';
 import { CHECK_NUMBERS_PATH, ROUTES } from '../nodes/shared/routes';
+import { LICENCE_TEST_MESSAGE } from '../nodes/shared/licence';
+import { serverVersionProperty } from '../nodes/shared/serverVersion';
 
 /**
  * The test reaches a real route and changes nothing. A v2 server lists its instances for the
@@ -125,6 +127,7 @@ export class MessagingInstanceApi implements ICredentialType {
 			],
 			description: 'Which dialect of the interface the server speaks. Real v2 servers need "Server v2.x".',
 		},
+		serverVersionProperty,
 		{
 			displayName: 'Request Timeout (Seconds)',
 			name: 'timeout',
@@ -190,6 +193,7 @@ export class MessagingInstanceApi implements ICredentialType {
 					message: 'The server is rate limiting requests (429). The key was not checked: try again in a minute.',
 				},
 			},
+			{ type: 'responseCode', properties: { value: 503, message: LICENCE_TEST_MESSAGE } },
 			{
 				type: 'responseCode',
 				properties: {

@@ -36,8 +36,8 @@ const FILES = [
 
 const start = { id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
 
-function action(credId: string, name: string, parameters: Record<string, unknown>, position: [number, number]) {
-	return { id: name.replace(/\W/g, ''), name, type: ACTION_TYPE, typeVersion: 2, position, credentials: credentialRef(credId, 'Sandbox v2'), parameters };
+function action(credId: string, name: string, parameters: Record<string, unknown>, position: [number, number], credentialName = 'Sandbox v2') {
+	return { id: name.replace(/\W/g, ''), name, type: ACTION_TYPE, typeVersion: 2, position, credentials: credentialRef(credId, credentialName), parameters };
 }
 
 const picked = (value: string) => ({ __rl: true, mode: 'list', value });
@@ -148,7 +148,9 @@ function downloadWorkflow(credId: string): WorkflowSpec {
 
 export interface V2Run {
 	sandbox: Sandbox;
-	ids: Record<'media' | 'onboarding' | 'state' | 'group' | 'history' | 'download' | 'every', string>;
+	/** A second v2 sandbox playing Evolution API 2.4 (licensed), for the operations only 2.4 serves; closed by its checks. */
+	sandbox24: Sandbox;
+	ids: Record<'media' | 'onboarding' | 'state' | 'group' | 'history' | 'download' | 'every' | 'every24', string>;
 }
 
 /** Starts the v2 sandbox and imports the credential and workflows (before n8n serves). */
@@ -160,7 +162,14 @@ export async function setUpV2(tools: E2eTools): Promise<V2Run> {
 		type: 'messagingInstanceApi',
 		data: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, dialect: 'v2' },
 	});
-	const [media, onboarding, state, group, history, download, every] = await importWorkflows(tools.userFolder, [
+	const sandbox24 = await startSandbox({ dialect: 'v2', version: '2.4.0', instances: [{ name: 'demo' }] });
+	// No Server Version in the credential: the node detects 2.4 from the server's GET /.
+	const credId24 = await importCredential(tools.userFolder, {
+		name: V24_CREDENTIAL,
+		type: 'messagingInstanceApi',
+		data: { baseUrl: sandbox24.url, apiKey: sandbox24.apiKey, dialect: 'v2' },
+	});
+	const [media, onboarding, state, group, history, download, every, every24] = await importWorkflows(tools.userFolder, [
 		mediaWorkflow(credId),
 		onboardingWorkflow(credId),
 		stateWorkflow(credId),
@@ -168,8 +177,9 @@ export async function setUpV2(tools: E2eTools): Promise<V2Run> {
 		historyWorkflow(credId),
 		downloadWorkflow(credId),
 		everyV2Workflow(credId),
+		everyV24Workflow(credId24),
 	]);
-	return { sandbox, ids: { media, onboarding, state, group, history, download, every } };
+	return { sandbox, sandbox24, ids: { media, onboarding, state, group, history, download, every, every24 } };
 }
 
 function ran(result: { ok: boolean; code: number | null; stdout: string; data?: any }): void {
@@ -232,6 +242,7 @@ export async function v2CliChecks(tools: E2eTools, run: V2Run): Promise<void> {
 	});
 
 	await everyV2Checks(tools, sandbox, run.ids.every);
+	await everyV24Checks(tools, run.sandbox24, run.ids.every24);
 
 	await tools.check('(i) history: Get Many with Return All reads every page of the chat (120 messages)', async () => {
 		for (let n = 0; n < 120; n++) await sandbox.injectMessage('demo', { from: '5511966660000', text: `history ${n}` });
@@ -279,6 +290,8 @@ const GROUP = '120363000000000077@g.us';
 const LEFT_GROUP = '120363000000000078@g.us';
 const inGroup = (value: string) => ({ __rl: true, mode: 'list', value });
 const KEY = { remoteJid: '5511933330000@s.whatsapp.net', messageId: '3AE2EKEY0001', fromMe: false };
+/** A poll sent before the workflow runs (2.4 takes the id a client chooses), for Get Poll Votes. */
+const E2E_POLL_ID = '3AE2EPOLL001';
 
 export const V2_OPERATIONS: V2Op[] = [
 	{ node: 'Mark as Read', parameters: { resource: 'message', operation: 'markAsRead', ...KEY }, method: 'POST', path: '/chat/markMessageAsRead/demo', body: { readMessages: [{ remoteJid: KEY.remoteJid, fromMe: false, id: KEY.messageId }] } },
@@ -317,6 +330,31 @@ export const V2_OPERATIONS: V2Op[] = [
 	{ node: 'Delete Instance', parameters: { resource: 'instance', operation: 'delete', instance: picked('spare3') }, method: 'DELETE', path: '/instance/delete/spare3' },
 ];
 
+const V24_CREDENTIAL = 'Sandbox 2.4';
+
+/** The operations of Evolution API 2.4, run against a sandbox playing 2.4 (a 2.3.x one answers their routes 404). */
+export const V24_OPERATIONS: V2Op[] = [
+	{
+		node: 'Carousel',
+		parameters: { resource: 'message', operation: 'sendCarousel', number: '5511933330000', body: 'Menu', cards: { card: [{ body: 'Pizza', imageUrl: 'https://files.example.com/p.jpg', buttons: { button: [{ type: 'url', displayText: 'See', url: 'https://example.com/pizza' }] } }] } },
+		method: 'POST',
+		path: '/message/sendCarousel/demo',
+		body: { number: '5511933330000', body: 'Menu', cards: [{ body: 'Pizza', imageUrl: 'https://files.example.com/p.jpg', buttons: [{ type: 'url', displayText: 'See', url: 'https://example.com/pizza' }] }] },
+	},
+	{ node: 'Played', parameters: { resource: 'message', operation: 'markAsPlayed', ...KEY }, method: 'POST', path: '/chat/markMessageAsPlayed/demo', body: { playedMessages: [{ remoteJid: KEY.remoteJid, fromMe: false, id: KEY.messageId }] } },
+	{ node: 'Poll Votes', parameters: { resource: 'message', operation: 'getPollVotes', remoteJid: KEY.remoteJid, messageId: E2E_POLL_ID }, method: 'POST', path: '/chat/getPollVote/demo', body: { message: { key: { id: E2E_POLL_ID } }, remoteJid: KEY.remoteJid } },
+	{ node: 'Channels', parameters: { resource: 'chat', operation: 'getManyChannels', limit: 5 }, method: 'POST', path: '/chat/findChannels/demo', body: { page: 1, limit: 5 } },
+	{ node: 'Member Add Mode', parameters: { resource: 'group', operation: 'updateMemberAddMode', groupJid: inGroup(GROUP), mode: 'admin_add' }, method: 'POST', path: '/group/updateMemberAddMode/demo', query: { groupJid: GROUP }, body: { groupJid: GROUP, mode: 'admin_add' } },
+];
+
+export function everyV24Workflow(credId: string): WorkflowSpec {
+	return {
+		name: 'e2e v2: the operations of Evolution API 2.4',
+		nodes: [start, ...V24_OPERATIONS.map((op, i) => action(credId, op.node, { instance: picked('demo'), ...op.parameters }, [300, i * 100], V24_CREDENTIAL))],
+		connections: { Start: { main: [V24_OPERATIONS.map((op) => ({ node: op.node, type: 'main', index: 0 }))] } },
+	};
+}
+
 export function everyV2Workflow(credId: string): WorkflowSpec {
 	return {
 		name: 'e2e v2: every other operation',
@@ -334,11 +372,37 @@ export async function everyV2Checks(tools: E2eTools, sandbox: Sandbox, id: strin
 	sandbox.clearRequests();
 	const result = await executeWorkflow(tools.userFolder, id, tools.version);
 	const ok = await tools.check('(k) every other v2 operation runs in one workflow (exit 0)', () => ran(result));
-	const outputs = nodeOutputs(result.data);
-	for (const op of V2_OPERATIONS) {
-		await tools.check(`(k) ${op.node}: ${op.method} ${op.path} as the real server reads it`, () => {
+	await checkRequests(tools, sandbox, V2_OPERATIONS, '(k)', ok, nodeOutputs(result.data));
+}
+
+/** Runs the 2.4 fan-out against the 2.4 sandbox (after a poll for Get Poll Votes), checks it, then closes that sandbox. */
+export async function everyV24Checks(tools: E2eTools, sandbox: Sandbox, id: string): Promise<void> {
+	try {
+		sandbox.addGroup('demo', { id: GROUP, subject: 'E2E', participants: ['5511988880000'] });
+		await sandbox.injectMessage('demo', { from: '5511933330000', id: KEY.messageId, text: 'a voice note to mark played', pushName: 'Bea' });
+		// A channel post, so that Get Many Channels has one to list.
+		await sandbox.injectMessage('demo', { from: '120363000000000099@newsletter', text: 'news of the day' });
+		const poll = await fetch(`${sandbox.url}/message/sendPoll/demo`, {
+			method: 'POST',
+			headers: { apikey: sandbox.apiKey, 'content-type': 'application/json' },
+			body: JSON.stringify({ number: '5511933330000', name: 'Which day?', selectableCount: 1, values: ['Mon', 'Fri'], messageId: E2E_POLL_ID }),
+		});
+		assert.equal(poll.status, 201, 'the poll for Get Poll Votes was not sent');
+		sandbox.clearRequests();
+		const result = await executeWorkflow(tools.userFolder, id, tools.version);
+		const ok = await tools.check('(n) the operations of Evolution API 2.4 run in one workflow against a 2.4 server (exit 0)', () => ran(result));
+		await checkRequests(tools, sandbox, V24_OPERATIONS, '(n)', ok, nodeOutputs(result.data));
+	} finally {
+		await sandbox.close().catch(() => undefined);
+	}
+}
+
+/** Each operation's one request as the real server reads it, and an output item; no secret in any output. */
+async function checkRequests(tools: E2eTools, sandbox: Sandbox, operations: V2Op[], tag: string, ok: boolean, outputs: Record<string, any[]>): Promise<void> {
+	for (const op of operations) {
+		await tools.check(`${tag} ${op.node}: ${op.method} ${op.path} as the real server reads it`, () => {
 			// Operations on one route (Label Chat, Unlabel Chat) each make one request, in node order.
-			const onRoute = V2_OPERATIONS.filter((other) => other.path === op.path && other.method === op.method);
+			const onRoute = operations.filter((other) => other.path === op.path && other.method === op.method);
 			const requests = (sandbox.requests as any[]).filter((request) => request.path === op.path && request.method === op.method);
 			assert.equal(requests.length, onRoute.length, `${requests.length} requests`);
 			const request = requests[onRoute.indexOf(op)];
@@ -348,7 +412,7 @@ export async function everyV2Checks(tools: E2eTools, sandbox: Sandbox, id: strin
 			if (ok) assert.ok((outputs[op.node] ?? []).length >= 1, 'no output item');
 		});
 	}
-	await tools.check('(k) outputs carry no token or API key', () => {
+	await tools.check(`${tag} outputs carry no token or API key`, () => {
 		const text = JSON.stringify(outputs);
 		assert.ok(!text.includes(sandbox.apiKey), 'API key in an output');
 		assert.ok(!text.includes(sandbox.instanceToken('demo')), 'instance token in an output');

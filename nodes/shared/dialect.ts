@@ -49,13 +49,17 @@ const V2_ADDED_EVENTS = [
 	'STATUS_INSTANCE',
 ] as const;
 
+/** Events a v2 server knows only from a version on (its webhook schema refuses them before). */
+export const V2_EVENTS_SINCE: Readonly<Record<string, string>> = { MESSAGING_HISTORY_SET: '2.4.0' };
+
 const V2_EVENTS = [
 	...DOCUMENTED_EVENTS.filter((event) => !V2_DROPPED_EVENTS.includes(event)),
 	...V2_ADDED_EVENTS,
+	...Object.keys(V2_EVENTS_SINCE),
 ];
 
 /** Every event name either dialect accepts, for pickers that do not know the dialect yet. */
-export const ALL_EVENTS: readonly string[] = [...DOCUMENTED_EVENTS, ...V2_ADDED_EVENTS];
+export const ALL_EVENTS: readonly string[] = [...DOCUMENTED_EVENTS, ...V2_ADDED_EVENTS, ...Object.keys(V2_EVENTS_SINCE)];
 
 export interface WebhookSettings {
 	enabled: boolean;
@@ -172,5 +176,9 @@ const DIALECTS: Record<DialectName, Dialect> = { documented, v2 };
 /** The dialect of a credential's setting; with a server version, one that tables can refine by it. */
 export function dialectOf(name: unknown, version?: string): Dialect {
 	const dialect = DIALECTS[name as DialectName] ?? documented;
-	return version === undefined ? dialect : { ...dialect, version, label: `v${version}` };
+	if (version === undefined) return dialect;
+	// A release candidate knows its release's events: compare the release numbers only.
+	const release = version.split('-')[0];
+	const events = new Set([...dialect.events].filter((event) => V2_EVENTS_SINCE[event] === undefined || compareVersions(release, V2_EVENTS_SINCE[event]) >= 0));
+	return { ...dialect, version, label: `v${version}`, events };
 }

@@ -1,6 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
+import { licenceGate } from './licence';
 import { redactText } from './redact';
 
 /**
@@ -268,6 +269,8 @@ export function toApiError(
 			},
 		));
 	}
+	const licence = licenceGate(failed.status, failed.body);
+	if (licence) return forAgent(node, new NodeApiError(node, failed.body as JsonObject, { ...licence, httpCode: '503', itemIndex }));
 	const messages = serverMessages(failed.body);
 	let text = messages.length > 0 ? messages.join('; ') : 'The server answered with an error';
 	// A server may answer with a whole page of text: the message stays readable.

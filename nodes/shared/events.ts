@@ -1,6 +1,6 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
-import { dialectOf } from './dialect';
+import { V2_EVENTS_SINCE, dialectOf } from './dialect';
 
 const documented = dialectOf('documented');
 const v2 = dialectOf('v2');
@@ -26,7 +26,8 @@ export function eventOptions(events: readonly string[]): INodePropertyOptions[] 
 	return events.map((event) => {
 		const inDocumented = documented.events.has(event);
 		const inV2 = v2.events.has(event);
-		const only = inDocumented && !inV2 ? ' (documented only)' : !inDocumented && inV2 ? ' (v2 only)' : '';
+		const since = V2_EVENTS_SINCE[event];
+		const only = since ? ` (${since.replace(/\.0$/, '')} or newer)` : inDocumented && !inV2 ? ' (documented only)' : !inDocumented && inV2 ? ' (v2 only)' : '';
 		return { name: `${eventLabel(event)}${only}`, value: event, description: `${event}${only}` };
 	});
 }

@@ -32,6 +32,8 @@ export interface Connection {
 	readonly apiKey: string;
 	/** Total time per request, in milliseconds, before any wait the request asks for. */
 	readonly timeoutMs: number;
+	/** The credential's Server Version: `auto` (ask the server when an operation needs it) or a version. */
+	readonly serverVersion?: string;
 }
 
 export async function openConnection(ctx: RequestContext): Promise<Connection> {
@@ -41,6 +43,7 @@ export async function openConnection(ctx: RequestContext): Promise<Connection> {
 		dialect: dialectOf(data.dialect),
 		apiKey: String(data.apiKey ?? ''),
 		timeoutMs: requestTimeoutMs(data.timeout),
+		serverVersion: typeof data.serverVersion === 'string' ? data.serverVersion : undefined,
 	};
 }
 

@@ -259,6 +259,7 @@ describe('trigger labels', () => {
 		expect(names).toContain('QR Code Updated');
 		expect(names).toContain('New JWT Token (documented only)');
 		expect(names).toContain('Messages Upsert');
-		for (const name of names) expect(name).toMatch(/^([A-Z][a-z0-9]*|QR|JWT)( ([A-Z][a-z0-9]*|QR|JWT|\(v2 only\)|\(documented only\)))*$/);
+		expect(names).toContain('Messaging History Set (2.4 or newer)');
+		for (const name of names) expect(name).toMatch(/^([A-Z][a-z0-9]*|QR|JWT)( ([A-Z][a-z0-9]*|QR|JWT|\(v2 only\)|\(documented only\)|\(\d+\.\d+ or newer\)))*$/);
 	});
 });

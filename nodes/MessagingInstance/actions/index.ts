@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { archiveChat } from './chat/archive';
 import { checkNumbers } from './chat/checkNumbers';
 import { getManyChats } from './chat/getMany';
+import { getManyChannels } from './chat/getManyChannels';
 import { markChatUnread } from './chat/markUnread';
 import { sendPresence } from './chat/sendPresence';
 import { updateMessage } from './chat/updateMessage';
@@ -20,6 +21,7 @@ import { revokeInviteCode } from './group/revokeInviteCode';
 import { sendInvite } from './group/sendInvite';
 import { setEphemeral } from './group/setEphemeral';
 import { updateDescription } from './group/updateDescription';
+import { updateMemberAddMode } from './group/updateMemberAddMode';
 import { updateParticipants } from './group/updateParticipants';
 import { updatePicture } from './group/updatePicture';
 import { updateSetting } from './group/updateSetting';
@@ -38,9 +40,12 @@ import { removeLabelFromChat } from './label/removeFromChat';
 import { deleteMessage } from './message/delete';
 import { downloadMedia } from './message/downloadMedia';
 import { getManyMessages } from './message/getMany';
+import { getPollVotes } from './message/getPollVotes';
+import { markAsPlayed } from './message/markAsPlayed';
 import { markAsRead } from './message/markAsRead';
 import { sendAudio } from './message/sendAudio';
 import { sendButtons } from './message/sendButtons';
+import { sendCarousel } from './message/sendCarousel';
 import { sendContact } from './message/sendContact';
 import { sendList } from './message/sendList';
 import { sendLocation } from './message/sendLocation';
@@ -81,6 +86,9 @@ export const OPERATIONS: readonly Operation[] = [
 	markAsRead,
 	deleteMessage,
 	getManyMessages,
+	sendCarousel,
+	markAsPlayed,
+	getPollVotes,
 	// chat
 	archiveChat,
 	checkNumbers,
@@ -88,6 +96,7 @@ export const OPERATIONS: readonly Operation[] = [
 	sendPresence,
 	getManyChats,
 	markChatUnread,
+	getManyChannels,
 	// contact
 	getManyContacts,
 	getProfile,
@@ -113,6 +122,7 @@ export const OPERATIONS: readonly Operation[] = [
 	updatePicture,
 	updateSetting,
 	setEphemeral,
+	updateMemberAddMode,
 	getInviteCode,
 	revokeInviteCode,
 	sendInvite,

@@ -77,3 +77,19 @@ export async function readPages(
 	}
 	return records.slice(0, limit);
 }
+
+/** A page that counts itself (`{records, pages, currentPage}`): its records, whether more follow, its number. */
+export function countedPage(answer: { records?: unknown; pages?: unknown; currentPage?: unknown } | null | undefined): {
+	records: unknown[];
+	more: boolean;
+	page?: number;
+} {
+	const records = Array.isArray(answer?.records) ? answer.records : [];
+	const pages = Number(answer?.pages);
+	const current = Number(answer?.currentPage);
+	return {
+		records,
+		more: Number.isFinite(pages) && Number.isFinite(current) && current < pages,
+		...(Number.isFinite(current) ? { page: current } : {}),
+	};
+}

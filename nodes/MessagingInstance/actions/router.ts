@@ -4,7 +4,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } f
 import { inputError, readableServerText, serverMessages } from '../../shared/errors';
 import { Redactor, secretsIn, secretsOfUrl } from '../../shared/redact';
 import { apiRequest, openConnection } from '../../shared/transport';
-import type { Dialect } from '../../shared/dialect';
+import { explainMissingRoute, isOlder, serverVersionOf, versionOrNewer } from '../../shared/serverVersion';
+import { dialectOf, type Dialect } from '../../shared/dialect';
 import { findOperation, labelsOf } from './index';
 import { readPages } from './pages';
 import { ItemParameters, ParameterSource } from './parameters';
@@ -97,9 +98,27 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 					'Set the credential\'s Server Dialect to "Server v2.x" if the server runs version 2; servers of the documented interface do not have this route.',
 				);
 			}
+			const minimum = operation.minServerVersion;
+			if (minimum !== undefined) {
+				const version = await serverVersionOf(this, connection);
+				if (isOlder(version, minimum)) {
+					throw inputError(
+						this.getNode(),
+						itemIndex,
+						'Operation',
+						`${operation.name} needs ${versionOrNewer(minimum)}; the server runs ${version}`,
+						'Upgrade the server, or choose another operation. If it was upgraded, set the credential\'s Server Version to "Detect Automatically" or to the new version.',
+					);
+				}
+			}
 			const params = new ItemParameters(parameters, itemIndex, labels);
 			const instance = operation.scope === 'server' ? undefined : params.instanceName();
-			const request = await buildRequest(operation, params, dialect, run);
+			let itemDialect = dialect;
+			if (dialect.servesV2Routes && operation.needsServerVersion?.(params)) {
+				const version = await serverVersionOf(this, connection);
+				if (version !== undefined) itemDialect = dialectOf(dialect.name, version);
+			}
+			const request = await buildRequest(operation, params, itemDialect, run);
 			learn(request);
 			const file = operation.binaryOutput ? new FileOutput(this, params, itemIndex, operation.binaryOutput) : undefined;
 			const send = async (built: BuiltRequest) => {
@@ -140,11 +159,14 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 			sentCount++;
 		} catch (caught) {
 			// Every error of the item, wherever it was raised, leaves without secrets and cut to a readable length.
-			const error = redactor.error(
+			let error = redactor.error(
 				caught instanceof NodeOperationError || (caught as { name?: string }).name === 'NodeApiError'
 					? (caught as NodeOperationError)
 					: new NodeOperationError(this.getNode(), caught as Error, { itemIndex }),
 			);
+			if (operation.minServerVersion !== undefined) {
+				error = explainMissingRoute(error, operation.name, operation.minServerVersion, this.getNode().type.endsWith('Tool'));
+			}
 			if (this.continueOnFail()) {
 				const httpCode = (error as { httpCode?: string | null }).httpCode;
 				output.push({

@@ -61,6 +61,16 @@ export interface Operation {
 	/** Served by v2.x servers only: with the documented dialect it fails before any request. */
 	v2Only?: boolean;
 	/**
+	 * The oldest server version with this route, e.g. `2.4.0`: on a server known to be older
+	 * the operation fails before any request, and a 404 from the route names the version.
+	 */
+	minServerVersion?: string;
+	/**
+	 * Whether this item's request depends on the server's version (e.g. an event only newer
+	 * servers know): the router then learns the version and builds with a dialect that knows it.
+	 */
+	needsServerVersion?(params: ItemParameters): boolean;
+	/**
 	 * The whole request, for an operation whose request is more than a body and a query (a
 	 * wait it asks the server for); otherwise `buildBody` and `buildQuery` say it.
 	 */

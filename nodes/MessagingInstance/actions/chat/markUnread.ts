@@ -1,6 +1,9 @@
 import { lastMessageKeyProperties, readMessageKey } from '../fields';
 import type { Operation } from '../types';
 
+/** Past this a timestamp is in milliseconds, not seconds (the year 5138 in seconds). */
+const LARGEST_SECONDS = 99_999_999_999;
+
 export const markChatUnread: Operation = {
 	resource: 'chat',
 	value: 'markUnread',
@@ -8,10 +11,27 @@ export const markChatUnread: Operation = {
 	action: 'Mark a chat as unread',
 	description: 'Mark a chat as unread again, as a reminder to answer it',
 	v2Only: true,
-	properties: lastMessageKeyProperties('the server needs it'),
+	properties: [
+		...lastMessageKeyProperties('the server needs it'),
+		{
+			displayName: 'Last Message Timestamp',
+			name: 'messageTimestamp',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 0 },
+			default: 0,
+			description:
+				"When that last message was sent, in seconds since 1970 (a message's messageTimestamp). 0 leaves it out, and the server then stores the current time in milliseconds as the message's time.",
+		},
+	],
 	path: '/chat/markChatUnread',
 	buildBody: (params) => {
 		const key = readMessageKey(params, 'chat');
-		return { lastMessage: { key }, chat: key.remoteJid };
+		const label = params.label('messageTimestamp');
+		const given = params.raw<unknown>('messageTimestamp', 0);
+		const timestamp = given === '' || given === null || given === undefined ? 0 : params.checkNumber(given, label, { min: 0, integer: true });
+		if (timestamp > LARGEST_SECONDS) {
+			params.fail(label, 'must be in seconds, not milliseconds', `Divide it by 1000: ${Math.floor(timestamp / 1000)}.`);
+		}
+		return { lastMessage: { key, ...(timestamp > 0 ? { messageTimestamp: timestamp } : {}) }, chat: key.remoteJid };
 	},
 };

@@ -2,8 +2,9 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { ALL_EVENTS } from '../../../shared/dialect';
 import { eventOptions } from '../../../shared/events';
+import { hasVersionedEvent } from '../../../shared/serverVersion';
 import { quoted } from '../normalise';
-import { INSTANCE_SETTINGS } from '../settings/instanceSettings';
+import { CALL_REJECTED_MESSAGE, INSTANCE_SETTINGS } from '../settings/instanceSettings';
 import type { Operation } from '../types';
 
 const INTEGRATIONS = ['WHATSAPP-BAILEYS', 'WHATSAPP-BUSINESS', 'EVOLUTION'];
@@ -96,11 +97,13 @@ export const createInstance: Operation = {
 					description: 'Address that receives the instance\'s events (a Messaging Instance Trigger registers itself instead)',
 				},
 				...INSTANCE_SETTINGS,
+				{ ...CALL_REJECTED_MESSAGE, description: 'Message sent to the caller when a call is rejected automatically (with Reject Calls on). Left out when empty.' },
 				] as INodeProperties[]
 			).sort((a, b) => a.displayName.localeCompare(b.displayName)),
 		},
 	],
 	path: '/instance/create',
+	needsServerVersion: (params) => hasVersionedEvent(params.collection('options').webhookEvents),
 	// The new instance's token, which the user asked for; no other output carries a token.
 	outputsSecretField: 'hash',
 	buildBody: (params, dialect) => {
@@ -133,6 +136,8 @@ export const createInstance: Operation = {
 		for (const name of SETTING_NAMES) {
 			if (options[name] !== undefined) body[name] = params.checkFlag(options[name], params.label(`options.${name}`));
 		}
+		const msgCall = params.checkText(options.msgCall, params.label('options.msgCall'));
+		if (msgCall.trim() !== '') body.msgCall = msgCall;
 		return body;
 	},
 };

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { filtersProperty, jidFilterProperty, readJidFilter, returnAllProperties } from '../fields';
+import { countedPage } from '../pages';
 import type { Operation } from '../types';
 
 /** What Find Messages answers: one page of records, and how many pages there are. */
@@ -86,16 +87,6 @@ export const getManyMessages: Operation = {
 	pagination: {
 		pageSize: 50,
 		page: (request, page, pageSize) => ({ ...request, body: { ...request.body, page, offset: pageSize } }),
-		records: (response) => {
-			const messages = (response as MessagePage | null)?.messages;
-			const records = Array.isArray(messages?.records) ? messages.records : [];
-			const pages = Number(messages?.pages);
-			const current = Number(messages?.currentPage);
-			return {
-				records,
-				more: Number.isFinite(pages) && Number.isFinite(current) && current < pages,
-				...(Number.isFinite(current) ? { page: current } : {}),
-			};
-		},
+		records: (response) => countedPage((response as MessagePage | null)?.messages),
 	},
 };

@@ -48,6 +48,13 @@ export const sendMedia: Operation = {
 				description: 'Name the recipient sees (documents). Default: the binary file\'s name, or the URL\'s last part.',
 			},
 			{
+				displayName: 'GIF Playback',
+				name: 'gifPlayback',
+				type: 'boolean',
+				default: false,
+				description: 'Whether a video plays as a looping GIF, without sound (read by Evolution API 2.4; older servers send a normal video)',
+			},
+			{
 				displayName: 'MIME Type',
 				name: 'mimeType',
 				type: 'string',
@@ -75,6 +82,10 @@ export const sendMedia: Operation = {
 			// The server refuses a base64 document without a name ("For base64 the file name must be informed").
 			params.fail(params.label('options.fileName'), 'is required for a document given as base64 of unknown type');
 		}
+		const gifPlayback = options.gifPlayback === undefined ? false : params.checkFlag(options.gifPlayback, params.label('options.gifPlayback'));
+		if (gifPlayback && mediatype !== 'video') {
+			params.fail(params.label('options.gifPlayback'), `needs a video, not ${/^[aeiou]/.test(mediatype) ? 'an' : 'a'} ${mediatype}`, 'Send the GIF as an MP4 video with Media Type Video.');
+		}
 		return withMessageOptions(
 			{
 				number,
@@ -83,6 +94,7 @@ export const sendMedia: Operation = {
 				...(caption !== '' ? { caption } : {}),
 				media: mediaValue(file),
 				...(fileName ? { fileName } : {}),
+				...(gifPlayback ? { gifPlayback } : {}),
 			},
 			sendOptions,
 		);

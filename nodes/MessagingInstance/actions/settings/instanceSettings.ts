@@ -17,3 +17,13 @@ export const INSTANCE_SETTINGS: readonly INodeProperties[] = [
 	setting('Read Status', 'readStatus', 'Whether to mark status posts as seen'),
 	setting('Sync Full History', 'syncFullHistory', 'Whether to synchronise the full history of the account'),
 ];
+
+/** The text sent to a caller whose call was rejected automatically (with Reject Calls on). */
+export const CALL_REJECTED_MESSAGE: INodeProperties = {
+	displayName: 'Call Rejected Message',
+	name: 'msgCall',
+	type: 'string',
+	default: '',
+	placeholder: 'I cannot take calls, please write a message.',
+	description: 'Message sent to the caller when a call is rejected automatically',
+};

@@ -1,16 +1,12 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../types';
-import { INSTANCE_SETTINGS } from './instanceSettings';
+import { CALL_REJECTED_MESSAGE, INSTANCE_SETTINGS } from './instanceSettings';
 
 const [rejectCall, ...otherSettings] = INSTANCE_SETTINGS;
 
 const callRejectedMessage: INodeProperties = {
-	displayName: 'Call Rejected Message',
-	name: 'msgCall',
-	type: 'string',
-	default: '',
-	placeholder: 'I cannot take calls, please write a message.',
+	...CALL_REJECTED_MESSAGE,
 	description: 'Message sent to the caller when a call is rejected automatically (sent as "" when empty)',
 };
 

@@ -1,5 +1,6 @@
 import { ALL_EVENTS, webhookBody } from '../../../shared/dialect';
 import { eventOptions } from '../../../shared/events';
+import { hasVersionedEvent } from '../../../shared/serverVersion';
 import { ROUTES } from '../../../shared/routes';
 import { quoted } from '../normalise';
 import type { Operation } from '../types';
@@ -52,6 +53,7 @@ export const setWebhook: Operation = {
 		},
 	],
 	...ROUTES.setWebhook,
+	needsServerVersion: (params) => hasVersionedEvent(params.raw<unknown>('events', [])),
 	buildBody: (params, dialect) => {
 		const url = params.text('url').trim();
 		if (!/^https?:\/\/[^\s/]+/i.test(url)) params.fail(params.label('url'), `must be an http(s) address, not ${quoted(url)}`);
