@@ -4,8 +4,9 @@
  * 2.3.6, 2.3.7 and 2.4.0, side by side: a contact known by LID gets the reply on its phone JID
  * whichever field the release put it in; a contact known only by its LID gets it on the LID;
  * a group message whose author is a LID pair (on 2.3.6) is answered in the group.
- * (p) An unactivated 2.4 server: a Send Text run by `n8n execute` fails with the server's words
- * and the address where it is activated.
+ * (p) The credential test in n8n on each release; an unactivated 2.4 server: a Send Text run by
+ * `n8n execute` and the credential test fail with the licence error (what is missing, the
+ * address where the server is activated, the licensing key).
  *
  *   tsx e2e/serverVersions.ts [version]   runs (o) and (p) alone: packs, installs into a temp
  *                                         user folder, starts n8n (~40 s)
@@ -86,6 +87,12 @@ async function publish(tools: E2eTools, rest: RestClient, n8nUrl: string, sandbo
 		const res = await request('POST', `${url.origin}${url.pathname}`, {});
 		return res.status !== 404 ? res : undefined;
 	}, 30000);
+}
+
+/** Unpublishes the workflow and waits until its trigger has switched the sandbox's webhook off (n8n does it in the background). */
+async function unpublish(tools: E2eTools, rest: RestClient, sandbox: Sandbox, instance: string, workflowId: string): Promise<void> {
+	await rest.deactivate(workflowId);
+	await tools.waitFor(`${instance}'s webhook switched off`, () => sandbox.webhookOf(instance)?.enabled === false, 15000);
 }
 
 /** The trigger's item for the message `messageId`, read from the workflow's saved executions. */
@@ -184,7 +191,7 @@ async function groupOnRelease(tools: E2eTools, rest: RestClient, n8nUrl: string,
 			assert.equal(replies.length, 1, `${replies.length} replies`);
 		});
 	}
-	await rest.deactivate(workflowId);
+	await unpublish(tools, rest, sandbox, 'team', workflowId);
 }
 
 /** Manual Trigger → Send Text, for `n8n execute`. */
@@ -207,27 +214,56 @@ function sendTextWorkflow(credId: string, credName: string): WorkflowSpec {
 	};
 }
 
-/** (p) An action node against an unactivated 2.4 server. */
+/** What n8n's credential test (the editor's Test button: `POST /rest/credentials/test`) answers for this sandbox. */
+async function credentialTest(rest: RestClient, credId: string, name: string, sandbox: Sandbox): Promise<{ status: string; message: string }> {
+	return rest.call('POST', '/credentials/test', {
+		credentials: { id: credId, name, type: 'messagingInstanceApi', data: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, dialect: 'v2' } },
+	});
+}
+
+const LICENCE_ERROR = 'The server is not activated: Evolution API 2.4 needs a licence before it serves any request (HTTP 503 LICENSE_REQUIRED)';
+const licenceHint = (registerUrl: string) =>
+	`To activate the server, open ${registerUrl} and activate it there, or set a valid licensing key as AUTHENTICATION_API_KEY in the server's environment and restart it. Nothing was sent.`;
+const LICENCE_TEST_MESSAGE =
+	"The server answered 503 (unavailable). An Evolution API 2.4 server answers so until it is activated (LICENSE_REQUIRED): open the server's /manager/login page (the Base URL followed by /manager/login) to activate it, or set a valid licensing key as AUTHENTICATION_API_KEY in the server's environment and restart it. Otherwise the server is down or overloaded: try again later.";
+
+/** (p) The credential test on an activated server of each release: the key is checked with one harmless request. */
+async function credentialTestOnRelease(tools: E2eTools, rest: RestClient, played: Played): Promise<void> {
+	const { release, sandbox, credId } = played;
+	await tools.check(`(p) ${release}: the credential test in n8n (POST /rest/credentials/test) succeeds with one GET /instance/fetchInstances carrying the key`, async () => {
+		const since = sandbox.requests.length;
+		const result = await credentialTest(rest, credId, `Evolution API ${release}`, sandbox);
+		assert.deepEqual(result, { status: 'OK', message: 'Connection successful!' });
+		const asked = (sandbox.requests as any[]).slice(since);
+		assert.deepEqual(asked.map((r) => `${r.method} ${r.path} ${r.status}`), ['GET /instance/fetchInstances 200']);
+		assert.equal(asked[0].headers.apikey, sandbox.apiKey);
+	});
+}
+
+/** (p) An action node and the credential test against an unactivated 2.4 server. */
 async function unlicensedChecks(tools: E2eTools, rest: RestClient, sandbox: Sandbox): Promise<void> {
 	const credName = 'Evolution API 2.4 (not activated)';
 	const credId = await createCredential(rest, credName, sandbox);
 	const workflowId = await createWorkflow(rest, sendTextWorkflow(credId, credName));
-	await tools.check("(p) 2.4 not activated: Send Text run by n8n execute fails with the server's message and the address where it is activated; nothing is sent", async () => {
+	const registerUrl = `${sandbox.url}/manager/login`;
+	await tools.check('(p) 2.4 not activated: Send Text run by n8n execute fails with the licence error: not activated, LICENSE_REQUIRED, the register address the server gave, the licensing key; nothing is sent', async () => {
 		const result = await executeWorkflow(tools.userFolder, workflowId, tools.version);
 		assert.equal(result.ok, false, 'the run succeeded');
 		const error = result.data?.data?.resultData?.error ?? result.data?.resultData?.error;
 		assert.ok(error, `no error in the run's data: ${result.stdout.slice(-1500)}`);
-		const shown = `${error.message}\n${error.description ?? ''}`;
-		const registerUrl = `${sandbox.url}/manager/login`;
-		assert.ok(shown.includes(registerUrl), `the error does not name ${registerUrl}: ${shown}`);
-		assert.match(shown, /not activated/, shown);
-		assert.ok(shown.includes('This Evolution API instance is not activated'), `the server's message is not in the error: ${shown}`);
 		assert.equal(error.node?.name, 'Send Text');
-		assert.equal(String(error.httpCode ?? ''), '503', `httpCode ${error.httpCode}`);
-		assert.ok(!shown.includes(sandbox.apiKey), 'the API key is in the error');
+		assert.deepEqual({ message: error.message, description: error.description, httpCode: String(error.httpCode) }, { message: LICENCE_ERROR, description: licenceHint(registerUrl), httpCode: '503' });
+		assert.ok(!JSON.stringify(error).includes(sandbox.apiKey), 'the API key is in the error');
 		const sends = (sandbox.requests as any[]).filter((r) => r.path === '/message/sendText/demo');
-		assert.deepEqual(sends.map((r) => r.status), [503], 'what the server answered');
+		assert.deepEqual(sends.map((r) => [r.status, r.response?.code, r.response?.register_url]), [[503, 'LICENSE_REQUIRED', registerUrl]], 'what the server answered');
 		assert.equal((sandbox.chat as any[]).filter((entry) => entry.direction === 'out').length, 0, 'a message was sent');
+	});
+	await tools.check('(p) 2.4 not activated: the credential test in n8n fails with what is missing and both ways to activate (the /manager/login page, a licensing key)', async () => {
+		const since = sandbox.requests.length;
+		const result = await credentialTest(rest, credId, credName, sandbox);
+		assert.deepEqual(result, { status: 'Error', message: LICENCE_TEST_MESSAGE });
+		assert.ok(!result.message.includes(sandbox.apiKey), 'the API key is in the message');
+		assert.deepEqual((sandbox.requests as any[]).slice(since).map((r) => `${r.method} ${r.path} ${r.status}`), ['GET /instance/fetchInstances 503']);
 	});
 }
 
@@ -255,7 +291,8 @@ export async function serverVersionChecks(tools: E2eTools, rest: RestClient, n8n
 			if (published) await echoOnRelease(tools, rest, p);
 		}
 		await groupOnRelease(tools, rest, n8nUrl, played[0]);
-		for (const p of played) await rest.deactivate(p.workflowId);
+		for (const p of played) await credentialTestOnRelease(tools, rest, p);
+		for (const p of played) await unpublish(tools, rest, p.sandbox, 'demo', p.workflowId);
 
 		const unlicensed = await startSandbox({ dialect: 'v2', version: '2.4.0', licensed: false, instances: [{ name: 'demo' }], delivery });
 		sandboxes.push(unlicensed);
