@@ -23,7 +23,10 @@
  * (video samples per round, default 2), BENCH_MEDIA_SETTLE_MS (pause before each timed run,
  * default 400), BENCH_MEDIA_NODE_OPTIONS (part 4: more NODE_OPTIONS for n8n, e.g. a --require
  * that observes its garbage collection), BENCH_PARTS (which parts to run, e.g. "4" or "1,4"; default all;
- * part 4 alone: `BENCH_PARTS=4 BENCH_MEDIA_ROUNDS=5 npm run bench`).
+ * part 4 alone: `BENCH_PARTS=4 BENCH_MEDIA_ROUNDS=5 npm run bench`), BENCH_TRIGGER_COMPARE=<checkout>
+ * (part 2: also time the trigger built in that checkout's dist/, e.g. a `git worktree` of an
+ * earlier commit, interleaved in the same process; rows marked "(compare)"), BENCH_CLOCK=cpu
+ * (part 2: time by the process's CPU time instead of the wall clock, for a shared machine).
  * Prints the tables and writes them to bench/results/latest.md (git-ignored).
  */
 import * as fs from 'node:fs';
@@ -240,6 +243,11 @@ async function triggerBench(rt: N8nRuntime, out: string[]): Promise<void> {
 	}
 	const ownUs = median(res.text['parse + context + trigger webhook()']) - ctxUs;
 	textRows.push(["trigger's own cost (webhook() − context)", fmt(1e6 / ownUs), fmt(ownUs, 1), '']);
+	const compared = res.text['parse + context + trigger webhook() (compare)'];
+	if (compared) {
+		const comparedUs = median(compared) - ctxUs;
+		textRows.push([`compared build's own cost (this one: ${fmtRatio(ownUs / comparedUs)} of it)`, fmt(1e6 / comparedUs), fmt(comparedUs, 1), '']);
+	}
 	out.push(`## 2. Trigger overhead (Node ${res.node}, compiled trigger, ${ROUNDS} rounds, medians)`);
 	out.push('');
 	out.push(`Text deliveries: ${fmt(res.textDeliveries)} distinct MESSAGES_UPSERT per round (${res.textBytes} bytes each), simplified output.`);

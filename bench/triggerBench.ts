@@ -39,18 +39,29 @@ const API_KEY = randomBytes(16).toString('hex').toUpperCase();
 const TOKEN = 'B6D711FCDE4D4FD5936544120E713976';
 const WEBHOOK_ID = '9a0c1e52-5d6b-4c47-9b0e-0f3a7d1c2b11';
 
-/* eslint-disable @typescript-eslint/no-require-imports */
-const { MessagingInstanceTrigger } = require(path.join(REPO, 'dist/nodes/MessagingInstanceTrigger/MessagingInstanceTrigger.node.js')) as {
-	MessagingInstanceTrigger: new () => INodeType;
-};
-const nodeType = new MessagingInstanceTrigger();
-if (typeof nodeType.webhook !== 'function') throw new Error('the compiled trigger has no webhook()');
+/**
+ * BENCH_TRIGGER_COMPARE=<checkout>: also time the trigger built in another checkout (its
+ * dist/, e.g. an earlier commit in a `git worktree`), interleaved with this one in the same
+ * process, so that a change is measured against its base under the same load.
+ */
+const COMPARE = process.env.BENCH_TRIGGER_COMPARE;
 
-const nodeTypes: INodeTypes = {
-	getByName: () => nodeType,
-	getByNameAndVersion: () => nodeType,
-	getKnownTypes: () => ({}),
-};
+function loadTrigger(root: string): INodeType {
+	/* eslint-disable-next-line @typescript-eslint/no-require-imports */
+	const { MessagingInstanceTrigger } = require(path.join(root, 'dist/nodes/MessagingInstanceTrigger/MessagingInstanceTrigger.node.js')) as {
+		MessagingInstanceTrigger: new () => INodeType;
+	};
+	const trigger = new MessagingInstanceTrigger();
+	if (typeof trigger.webhook !== 'function') throw new Error(`the compiled trigger in ${root} has no webhook()`);
+	return trigger;
+}
+
+const nodeType = loadTrigger(REPO);
+const compareType = COMPARE ? loadTrigger(path.resolve(COMPARE)) : undefined;
+
+function nodeTypesOf(type: INodeType): INodeTypes {
+	return { getByName: () => type, getByNameAndVersion: () => type, getKnownTypes: () => ({}) };
+}
 
 // The trigger reads its credential per delivery (its webhook secret is derived from the API key).
 const credentialsHelper = new StoredCredentials({
@@ -68,9 +79,10 @@ interface BenchWorkflow {
 	workflow: Workflow;
 	node: INode;
 	query: Record<string, string>;
+	type: INodeType;
 }
 
-function makeWorkflow(options: IDataObject): BenchWorkflow {
+function makeWorkflow(options: IDataObject, type: INodeType = nodeType): BenchWorkflow {
 	const node: INode = {
 		id: 'trigger-node',
 		name: NODE_NAME,
@@ -82,16 +94,16 @@ function makeWorkflow(options: IDataObject): BenchWorkflow {
 		webhookId: WEBHOOK_ID,
 	};
 	const workflow = new Workflow({
-		id: `wf-bench-${JSON.stringify(options)}`,
+		id: `wf-bench-${type === nodeType ? '' : 'compare-'}${JSON.stringify(options)}`,
 		name: 'trigger bench',
 		nodes: [node],
 		connections: {},
 		active: true,
-		nodeTypes,
+		nodeTypes: nodeTypesOf(type),
 		staticData: {},
 		settings: { executionOrder: 'v1' },
 	});
-	return { workflow, node, query: { secret: secretOf(workflow.id, node) } };
+	return { workflow, node, query: { secret: secretOf(workflow.id, node) }, type };
 }
 
 const baseUrl = 'http://127.0.0.1:5678';
@@ -144,10 +156,10 @@ function additionalData(body: unknown, rawBody: string, query: Record<string, st
 	} as unknown as Pick<IWorkflowExecuteAdditionalData, 'httpRequest' | 'httpResponse'>);
 }
 
-function context({ workflow, node, query }: BenchWorkflow, body: unknown, raw: string): WebhookContext {
+function context({ workflow, node, query, type }: BenchWorkflow, body: unknown, raw: string): WebhookContext {
 	const data = additionalData(body, raw, query);
 	const webhookData = {
-		webhookDescription: nodeType.description.webhooks![0],
+		webhookDescription: type.description.webhooks![0],
 		node: NODE_NAME,
 		workflowId: workflow.id,
 		httpMethod: 'POST',
@@ -161,20 +173,41 @@ function context({ workflow, node, query }: BenchWorkflow, body: unknown, raw: s
 
 type Variant = (raw: string) => Promise<number> | number;
 
+/**
+ * BENCH_CLOCK=cpu: time by this process's CPU time (user + system, all its threads) instead
+ * of the wall clock; on a machine shared with other work, waiting for a core then counts for
+ * nothing (nothing here waits on I/O, so the two agree on an idle machine).
+ */
+const CPU_CLOCK = process.env.BENCH_CLOCK === 'cpu';
+
+function nowUs(): number {
+	if (!CPU_CLOCK) return Number(process.hrtime.bigint()) / 1e3;
+	const { user, system } = process.cpuUsage();
+	return user + system;
+}
+
 /** Runs `fn` over all bodies; returns µs per delivery and how many emitted an item. */
 async function timeVariant(bodies: string[], fn: Variant): Promise<{ us: number; emitted: number }> {
 	let emitted = 0;
-	const t0 = process.hrtime.bigint();
+	const t0 = nowUs();
 	for (const raw of bodies) emitted += await fn(raw);
-	return { us: Number(process.hrtime.bigint() - t0) / 1e3 / bodies.length, emitted };
+	return { us: (nowUs() - t0) / bodies.length, emitted };
 }
 
 async function runTrigger(bench: BenchWorkflow, raw: string): Promise<number> {
 	const body = JSON.parse(raw) as unknown;
 	const ctx = context(bench, body, raw);
-	const result = await nodeType.webhook!.call(ctx);
+	const result = await bench.type.webhook!.call(ctx);
 	const items = result.workflowData?.[0] ?? [];
 	return items.length;
+}
+
+async function runMediaAsBinary(bench: BenchWorkflow, raw: string, checks: string[]): Promise<number> {
+	const body = JSON.parse(raw) as unknown;
+	const result = await bench.type.webhook!.call(context(bench, body, raw));
+	const item = result.workflowData?.[0]?.[0];
+	if (!item?.binary || Object.keys(item.binary).length !== 1) checks.push('media delivery produced no binary property');
+	return item ? 1 : 0;
 }
 
 let sink = 0;
@@ -204,6 +237,8 @@ async function main(): Promise<void> {
 		},
 		'parse + context + trigger webhook()': () => (raw) => runTrigger(text, raw),
 	};
+	const textCompare = compareType ? makeWorkflow({}, compareType) : undefined;
+	if (textCompare) textVariants['parse + context + trigger webhook() (compare)'] = () => (raw) => runTrigger(textCompare, raw);
 	const textResults: Record<string, number[]> = {};
 	const checks: string[] = [];
 	// warm-up (JIT), distinct ids so that later rounds are not duplicates
@@ -255,14 +290,14 @@ async function main(): Promise<void> {
 			return 0;
 		},
 		'parse + context + trigger, media left in JSON': (raw) => runTrigger(inJson, raw),
-		'parse + context + trigger, media as binary': async (raw) => {
-			const body = JSON.parse(raw) as unknown;
-			const result = await nodeType.webhook!.call(context(bin, body, raw));
-			const item = result.workflowData?.[0]?.[0];
-			if (!item?.binary || Object.keys(item.binary).length !== 1) checks.push('media delivery produced no binary property');
-			return item ? 1 : 0;
-		},
+		'parse + context + trigger, media as binary': (raw) => runMediaAsBinary(bin, raw, checks),
 	};
+	if (compareType) {
+		const inJsonCompare = makeWorkflow({ mediaAsBinary: false }, compareType);
+		const binCompare = makeWorkflow({ mediaAsBinary: true }, compareType);
+		mediaVariants['parse + context + trigger, media left in JSON (compare)'] = (raw) => runTrigger(inJsonCompare, raw);
+		mediaVariants['parse + context + trigger, media as binary (compare)'] = (raw) => runMediaAsBinary(binCompare, raw, checks);
+	}
 	const mediaResults: Record<string, number[]> = {};
 	{
 		const warm = mediaBodies(999).slice(0, 3);

@@ -4,7 +4,9 @@
  *
  *   npm run test:e2e            (tsx e2e/run.ts)
  *
- * Env: E2E_N8N_VERSION (default the pinned 2.40.7), E2E_KEEP=1 keeps the temp user folder,
+ * Env: E2E_N8N_VERSION (an exact version, or default = 2.40.7, latest = the newest pinned 2.x,
+ * compat = 1.123.81), E2E_BINARY_DATA_MODE=filesystem|database (default filesystem; never the
+ * in-memory mode, see e2e/binaryMode.ts), E2E_KEEP=1 keeps the temp user folder,
  * E2E_VERBOSE=1 echoes n8n's output, E2E_TARBALL=<file> tests that tarball instead of `npm pack`,
  * E2E_CHAT_SCREENSHOT=<file.png> saves the chat page after the browser check (d), CI=true turns
  * "cannot install n8n" and "no /usr/bin/chromium" (.ci/chromium.sh installs it) into failures.
@@ -19,8 +21,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+import { binaryDataModeFor, binaryModeChecks } from './binaryMode';
 import {
-	DEFAULT_N8N_VERSION,
 	PACKAGE_NAME,
 	cliLog,
 	ensureN8n,
@@ -33,6 +35,7 @@ import {
 	nodeOutputs,
 	packRepo,
 	request,
+	resolveN8nVersion,
 	setupOwnerAndLogin,
 	startN8n,
 	type N8nHandle,
@@ -299,8 +302,11 @@ async function restartChecks(version: string, tarball: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-	const version = process.env.E2E_N8N_VERSION || DEFAULT_N8N_VERSION;
+	const version = resolveN8nVersion(process.env.E2E_N8N_VERSION);
 	const t0 = Date.now();
+	// Every n8n process of the run (server, CLI, npm start's path) inherits this environment.
+	const binaryMode = binaryDataModeFor();
+	process.env.N8N_DEFAULT_BINARY_DATA_MODE = binaryMode;
 
 	// --- n8n runtime -------------------------------------------------------------------
 	try {
@@ -318,7 +324,7 @@ async function main(): Promise<void> {
 		console.log('e2e: 0 passed, 0 failed, 1 skipped');
 		process.exit(0);
 	}
-	console.log(`e2e: running against n8n ${version} (${path.join('.n8n-runtime', version)})`);
+	console.log(`e2e: running against n8n ${version} (${path.join('.n8n-runtime', version)}), binary data in ${binaryMode} mode`);
 
 	// --- package, sandbox, user folder --------------------------------------------------
 	let tarball = '';
@@ -418,7 +424,10 @@ async function main(): Promise<void> {
 		// --- (m) Send and Wait for Response: waiting, answered through the link, resumed ----
 		await sendAndWaitChecks(tools, rest, sandbox, n8n.url, credId, 'Sandbox (e2e)');
 
-		// --- (o) the echo recipe on 2.3.6, 2.3.7 and 2.4 with LID contacts; (p) 2.4 not activated --
+		// --- (o) the media checks' binary data went to this run's mode, not memory --------
+		await binaryModeChecks(tools, rest, binaryMode);
+
+		// --- (p) the echo recipe on 2.3.6, 2.3.7 and 2.4 with LID contacts; (q) credential test, 2.4 not activated
 		await serverVersionChecks(tools, rest, n8n.url);
 
 		// --- (c) node types -------------------------------------------------------------

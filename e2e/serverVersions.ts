@@ -1,14 +1,14 @@
 /**
- * (o) The README's echo recipe (`npm start`'s example: trigger → Send Text to
+ * (p) The README's echo recipe (`npm start`'s example: trigger → Send Text to
  * `{{ $json.chatId }}`) in a real n8n against a sandbox playing each Evolution API release,
  * 2.3.6, 2.3.7 and 2.4.0, side by side: a contact known by LID gets the reply on its phone JID
  * whichever field the release put it in; a contact known only by its LID gets it on the LID;
  * a group message whose author is a LID pair (on 2.3.6) is answered in the group.
- * (p) The credential test in n8n on each release; an unactivated 2.4 server: a Send Text run by
+ * (q) The credential test in n8n on each release; an unactivated 2.4 server: a Send Text run by
  * `n8n execute` and the credential test fail with the licence error (what is missing, the
  * address where the server is activated, the licensing key).
  *
- *   tsx e2e/serverVersions.ts [version]   runs (o) and (p) alone: packs, installs into a temp
+ *   tsx e2e/serverVersions.ts [version]   runs (p) and (q) alone: packs, installs into a temp
  *                                         user folder, starts n8n (~40 s)
  */
 import * as assert from 'node:assert/strict';
@@ -129,7 +129,7 @@ async function replyTo(tools: E2eTools, sandbox: Sandbox, instance: string, mess
 /** The echo recipe against each release: a contact known by LID, a LID-only contact. */
 async function echoOnRelease(tools: E2eTools, rest: RestClient, played: Played): Promise<void> {
 	const { release, sandbox, workflowId } = played;
-	const tag = `(o) ${release}`;
+	const tag = `(p) ${release}`;
 	await tools.check(`${tag}: a contact known by LID writes; the trigger's item has chatId and sender = the phone JID, senderLid = ${SENDER_LID_DELIVERED[release] ? 'the LID' : 'null (no LID in the key)'}, remoteJid = ${REMOTE_JID_DELIVERED[release] === LID ? 'the LID' : 'the phone JID'} as ${release} delivers it; one reply, to the phone JID`, async () => {
 		const text = `lid contact on ${release} ${randomBytes(3).toString('hex')}`;
 		const { delivery, reply, replies } = await replyTo(tools, sandbox, 'demo', { from: PHONE, lid: LID, text });
@@ -166,12 +166,12 @@ async function groupOnRelease(tools: E2eTools, rest: RestClient, n8nUrl: string,
 	const { release, sandbox, credId } = played;
 	sandbox.addInstance('team');
 	sandbox.addGroup('team', { id: GROUP, subject: 'LID team', participants: [PHONE] });
-	const spec = replyWorkflow(credId, { instance: 'team', name: `e2e (o): echo in groups on ${release}`, credentialName: `Evolution API ${release}` });
+	const spec = replyWorkflow(credId, { instance: 'team', name: `e2e (p): echo in groups on ${release}`, credentialName: `Evolution API ${release}` });
 	(spec.nodes[0] as any).parameters.options = { ignoreGroups: false };
 	const workflowId = await createWorkflow(rest, spec);
 	await publish(tools, rest, n8nUrl, sandbox, 'team', workflowId);
 	for (const addressing of ['lid', 'pn'] as const) {
-		await tools.check(`(o) ${release}, group in ${addressing} addressing, author known by LID: chatId = the group, sender = the phone JID, senderLid = the LID; one reply, to the group`, async () => {
+		await tools.check(`(p) ${release}, group in ${addressing} addressing, author known by LID: chatId = the group, sender = the phone JID, senderLid = the LID; one reply, to the group`, async () => {
 			const text = `group ${addressing} on ${release} ${randomBytes(3).toString('hex')}`;
 			const { delivery, reply, replies } = await replyTo(tools, sandbox, 'team', { from: PHONE, lid: LID, group: GROUP, groupAddressing: addressing, text });
 			const key = delivery.body.data.key;
@@ -197,7 +197,7 @@ async function groupOnRelease(tools: E2eTools, rest: RestClient, n8nUrl: string,
 /** Manual Trigger → Send Text, for `n8n execute`. */
 function sendTextWorkflow(credId: string, credName: string): WorkflowSpec {
 	return {
-		name: 'e2e (p): Send Text to an unactivated 2.4 server',
+		name: 'e2e (q): Send Text to an unactivated 2.4 server',
 		nodes: [
 			{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
 			{
@@ -227,10 +227,10 @@ const licenceHint = (registerUrl: string) =>
 const LICENCE_TEST_MESSAGE =
 	"The server answered 503 (unavailable). An Evolution API 2.4 server answers so until it is activated (LICENSE_REQUIRED): open the server's /manager/login page (the Base URL followed by /manager/login) to activate it, or set a valid licensing key as AUTHENTICATION_API_KEY in the server's environment and restart it. Otherwise the server is down or overloaded: try again later.";
 
-/** (p) The credential test on an activated server of each release: the key is checked with one harmless request. */
+/** (q) The credential test on an activated server of each release: the key is checked with one harmless request. */
 async function credentialTestOnRelease(tools: E2eTools, rest: RestClient, played: Played): Promise<void> {
 	const { release, sandbox, credId } = played;
-	await tools.check(`(p) ${release}: the credential test in n8n (POST /rest/credentials/test) succeeds with one GET /instance/fetchInstances carrying the key`, async () => {
+	await tools.check(`(q) ${release}: the credential test in n8n (POST /rest/credentials/test) succeeds with one GET /instance/fetchInstances carrying the key`, async () => {
 		const since = sandbox.requests.length;
 		const result = await credentialTest(rest, credId, `Evolution API ${release}`, sandbox);
 		assert.deepEqual(result, { status: 'OK', message: 'Connection successful!' });
@@ -240,13 +240,13 @@ async function credentialTestOnRelease(tools: E2eTools, rest: RestClient, played
 	});
 }
 
-/** (p) An action node and the credential test against an unactivated 2.4 server. */
+/** (q) An action node and the credential test against an unactivated 2.4 server. */
 async function unlicensedChecks(tools: E2eTools, rest: RestClient, sandbox: Sandbox): Promise<void> {
 	const credName = 'Evolution API 2.4 (not activated)';
 	const credId = await createCredential(rest, credName, sandbox);
 	const workflowId = await createWorkflow(rest, sendTextWorkflow(credId, credName));
 	const registerUrl = `${sandbox.url}/manager/login`;
-	await tools.check('(p) 2.4 not activated: Send Text run by n8n execute fails with the licence error: not activated, LICENSE_REQUIRED, the register address the server gave, the licensing key; nothing is sent', async () => {
+	await tools.check('(q) 2.4 not activated: Send Text run by n8n execute fails with the licence error: not activated, LICENSE_REQUIRED, the register address the server gave, the licensing key; nothing is sent', async () => {
 		const result = await executeWorkflow(tools.userFolder, workflowId, tools.version);
 		assert.equal(result.ok, false, 'the run succeeded');
 		const error = result.data?.data?.resultData?.error ?? result.data?.resultData?.error;
@@ -258,7 +258,7 @@ async function unlicensedChecks(tools: E2eTools, rest: RestClient, sandbox: Sand
 		assert.deepEqual(sends.map((r) => [r.status, r.response?.code, r.response?.register_url]), [[503, 'LICENSE_REQUIRED', registerUrl]], 'what the server answered');
 		assert.equal((sandbox.chat as any[]).filter((entry) => entry.direction === 'out').length, 0, 'a message was sent');
 	});
-	await tools.check('(p) 2.4 not activated: the credential test in n8n fails with what is missing and both ways to activate (the /manager/login page, a licensing key)', async () => {
+	await tools.check('(q) 2.4 not activated: the credential test in n8n fails with what is missing and both ways to activate (the /manager/login page, a licensing key)', async () => {
 		const since = sandbox.requests.length;
 		const result = await credentialTest(rest, credId, credName, sandbox);
 		assert.deepEqual(result, { status: 'Error', message: LICENCE_TEST_MESSAGE });
@@ -267,7 +267,7 @@ async function unlicensedChecks(tools: E2eTools, rest: RestClient, sandbox: Sand
 	});
 }
 
-/** (o) and (p): a sandbox per release side by side, one n8n. */
+/** (p) and (q): a sandbox per release side by side, one n8n. */
 export async function serverVersionChecks(tools: E2eTools, rest: RestClient, n8nUrl: string): Promise<void> {
 	const { startSandbox } = (await import('../sandbox/server')) as { startSandbox: (o: unknown) => Promise<Sandbox> };
 	const delivery = { attempts: 3, backoffMs: 200, timeoutMs: 30000 };
@@ -279,11 +279,11 @@ export async function serverVersionChecks(tools: E2eTools, rest: RestClient, n8n
 			sandboxes.push(sandbox);
 			const credName = `Evolution API ${release}`;
 			const credId = await createCredential(rest, credName, sandbox);
-			const workflowId = await createWorkflow(rest, replyWorkflow(credId, { name: `e2e (o): echo on ${release}`, credentialName: credName }));
+			const workflowId = await createWorkflow(rest, replyWorkflow(credId, { name: `e2e (p): echo on ${release}`, credentialName: credName }));
 			played.push({ release, sandbox, credId, workflowId });
 		}
 		for (const p of played) {
-			const published = await tools.check(`(o) ${p.release}: the echo recipe publishes and registers its webhook with the sandbox playing ${p.release}`, async () => {
+			const published = await tools.check(`(p) ${p.release}: the echo recipe publishes and registers its webhook with the sandbox playing ${p.release}`, async () => {
 				await publish(tools, rest, n8nUrl, p.sandbox, 'demo', p.workflowId);
 				const root = JSON.parse((await request('GET', `${p.sandbox.url}/`)).body);
 				assert.equal(root.version, p.release, 'the sandbox plays another release');

@@ -17,7 +17,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { DEFAULT_N8N_VERSION, log } from './runtime/common';
+import { log, resolveN8nVersion } from './runtime/common';
 import { ensureN8n } from './runtime/install';
 import { executeWorkflow, importWorkflow, nodeOutputs } from './runtime/cli';
 import { startN8n } from './runtime/processes';
@@ -32,6 +32,7 @@ export * from './runtime/keeper';
 
 // ---------------------------------------------------------------------------------------
 // CLI: `tsx scripts/n8n-runtime.ts ensure [version]` installs; `smoke [version]` runs a core-node workflow.
+// A version is exact or one of the pinned names: default, latest, compat.
 
 async function smoke(version: string): Promise<void> {
 	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-smoke-'));
@@ -68,7 +69,8 @@ async function smoke(version: string): Promise<void> {
 }
 
 if (require.main === module) {
-	const [cmd = 'ensure', version = DEFAULT_N8N_VERSION] = process.argv.slice(2);
+	const [cmd = 'ensure', versionName] = process.argv.slice(2);
+	const version = resolveN8nVersion(versionName);
 	const main = async () => {
 		if (cmd === 'ensure') {
 			const rt = await ensureN8n(version);
@@ -76,7 +78,7 @@ if (require.main === module) {
 		} else if (cmd === 'smoke') {
 			await smoke(version);
 		} else {
-			throw new Error(`unknown command ${cmd}; use ensure|smoke [version]`);
+			throw new Error(`unknown command ${cmd}; use ensure|smoke [version|default|latest|compat]`);
 		}
 	};
 	main().catch((e) => {

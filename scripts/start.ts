@@ -27,11 +27,10 @@
  * DEV_USER_FOLDER (.n8n-dev in the repo).
  * The e2e tier runs startPlayground() twice on one folder to check that a restart keeps drafts.
  */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { DEMO_INSTANCE, DEMO_WORKFLOW_NAME, TRIGGER_TYPE, replyWorkflow } from './demo-workflow';
+import { DEMO_INSTANCE, DEMO_WORKFLOW_NAME, replyWorkflow } from './demo-workflow';
 import {
 	DEFAULT_N8N_VERSION,
 	DEV_OWNER,
@@ -39,7 +38,6 @@ import {
 	ensureN8n,
 	importCredential,
 	importWorkflow,
-	PACKAGE_NAME,
 	installTarballIntoUserFolder,
 	keeperSaysWhenDone,
 	packRepo,
@@ -48,10 +46,13 @@ import {
 	type N8nHandle,
 	type RestClient,
 } from './n8n-runtime';
+import { DEV_API_KEY, DEV_CREDENTIAL_NAME, readState, sandboxStateFile, stateFile, writeState, type DevState } from './playground/devState';
+import { installedHashFile, installedIsCurrent, packageSourceHash } from './playground/packageHash';
+import { publishedSandboxWorkflows, registerAgain, webhookHeld } from './playground/publishedWorkflows';
+import { followSandboxAddress } from './playground/sandboxAddress';
 import type { Sandbox } from '../sandbox/server';
 
-export const DEV_API_KEY = 'sandbox-dev-api-key';
-export const DEV_CREDENTIAL_NAME = 'Sandbox (dev)';
+export { DEV_API_KEY, DEV_CREDENTIAL_NAME, sandboxStateFile, type DevState };
 
 export interface PlaygroundOptions {
 	userFolder: string;
@@ -64,14 +65,6 @@ export interface PlaygroundOptions {
 	say?: (line: string) => void;
 	/** Start the sandbox empty (its saved state is removed). */
 	fresh?: boolean;
-}
-
-/** What a run created once and remembers in <userFolder>/dev-state.json. */
-export interface DevState {
-	credentialId?: string;
-	workflowId?: string;
-	/** The sandbox address the credential was given (to follow a DEV_SANDBOX_PORT change). */
-	sandboxUrl?: string;
 }
 
 export interface Playground {
@@ -89,175 +82,8 @@ export interface Playground {
 	stop(): Promise<void>;
 }
 
-function stateFile(userFolder: string): string {
-	return path.join(userFolder, 'dev-state.json');
-}
-
-function readState(userFolder: string): DevState {
-	try {
-		return JSON.parse(fs.readFileSync(stateFile(userFolder), 'utf8')) as DevState;
-	} catch {
-		return {};
-	}
-}
-
-function writeState(userFolder: string, s: DevState): void {
-	fs.writeFileSync(stateFile(userFolder), JSON.stringify(s, null, 2) + '\n');
-}
-
-/** Where the sandbox keeps its instances, groups, labels and webhooks between starts. */
-export function sandboxStateFile(userFolder: string): string {
-	return path.join(userFolder, 'sandbox-state.json');
-}
-
-/** The files `npm pack` builds the package from. */
-const PACKAGE_SOURCES = ['package.json', 'index.js', 'gulpfile.js', 'tsconfig.build.json', 'nodes', 'credentials'];
-
-/** A hash of the package's sources: the same hash means the installed copy is current. */
-function packageSourceHash(): string {
-	const hash = createHash('sha256');
-	const walk = (rel: string) => {
-		const abs = path.join(REPO_ROOT, rel);
-		if (!fs.existsSync(abs)) return;
-		if (fs.statSync(abs).isDirectory()) {
-			for (const name of fs.readdirSync(abs).sort()) walk(path.join(rel, name));
-			return;
-		}
-		hash.update(`${rel}\0`).update(fs.readFileSync(abs)).update('\0');
-	};
-	for (const rel of PACKAGE_SOURCES) walk(rel);
-	return hash.digest('hex');
-}
-
-function installedHashFile(userFolder: string): string {
-	return path.join(userFolder, '.n8n', 'nodes', '.installed-source-hash');
-}
-
-function installedIsCurrent(userFolder: string, hash: string): boolean {
-	try {
-		return (
-			fs.readFileSync(installedHashFile(userFolder), 'utf8').trim() === hash &&
-			fs.existsSync(path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME, 'package.json'))
-		);
-	} catch {
-		return false;
-	}
-}
-
 function firstLine(e: unknown): string {
 	return (e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 400);
-}
-
-interface WorkflowNode {
-	type: string;
-	webhookId?: string;
-	credentials?: Record<string, { id?: string }>;
-}
-
-/**
- * The published workflows whose published version has our trigger on the given credential.
- * Their webhook lives in the sandbox's memory, which a restart empties.
- */
-async function publishedSandboxWorkflows(
-	rest: RestClient,
-	credentialId: string,
-): Promise<Array<{ id: string; name: string; activeVersionId: string; webhookIds: string[] }>> {
-	const list = await rest.call('GET', '/workflows');
-	const rows: Array<{ id: string; activeVersionId?: string | null; active?: boolean }> = Array.isArray(list)
-		? list
-		: (list?.results ?? list?.data ?? []);
-	const found: Array<{ id: string; name: string; activeVersionId: string; webhookIds: string[] }> = [];
-	for (const row of rows) {
-		if (!row.activeVersionId && !row.active) continue;
-		const wf = await rest.getWorkflow(row.id);
-		// n8n 1.x has no drafts: an active workflow's saved nodes are the ones that run.
-		const published = (wf.activeVersion?.nodes ?? (wf.active ? wf.nodes : [])) as WorkflowNode[];
-		if (!wf.activeVersionId) continue;
-		const triggers = published.filter((n) => n.type === TRIGGER_TYPE && n.credentials?.messagingInstanceApi?.id === credentialId);
-		if (triggers.length > 0) {
-			const webhookIds = triggers.map((n) => n.webhookId ?? '').filter(Boolean);
-			found.push({ id: wf.id, name: wf.name, activeVersionId: wf.activeVersionId, webhookIds });
-		}
-	}
-	return found;
-}
-
-/** The sandbox holds an enabled webhook to this n8n's production URL of `webhookId` (it kept it across the restart). */
-function webhookHeld(sandbox: Sandbox, n8nUrl: string, webhookId: string): boolean {
-	return sandbox
-		.instanceNames()
-		.some((name) => {
-			const hook = sandbox.webhookOf(name);
-			return !!hook?.enabled && hook.url.startsWith(`${n8nUrl}/webhook/${webhookId}`);
-		});
-}
-
-/**
- * The credential `npm start` created still points at the sandbox address of an earlier run
- * (DEV_SANDBOX_PORT changed): give it the current one. A Base URL the user set to anything
- * else is left alone, and said.
- */
-async function followSandboxAddress(rest: RestClient, state: DevState, sandboxUrl: string, note: (line: string) => void): Promise<boolean> {
-	const id = state.credentialId!;
-	const cred = await rest.call('GET', `/credentials/${id}?includeData=true`).catch(() => undefined);
-	if (!cred) {
-		note(`the credential "${DEV_CREDENTIAL_NAME}" (id ${id}) is gone; remove "credentialId" from dev-state.json in the user folder and start again to have it created`);
-		return false;
-	}
-	const baseUrl = String(cred.data?.baseUrl ?? '').replace(/\/+$/, '');
-	if (baseUrl === sandboxUrl && cred.data?.dialect === 'v2') return true;
-	// Runs before the address was recorded used a local sandbox address too.
-	const ours = state.sandboxUrl ?? (/^http:\/\/127\.0\.0\.1:\d+$/.test(baseUrl) ? baseUrl : undefined);
-	if (baseUrl !== ours) {
-		note(
-			`the credential "${cred.name}" points to ${baseUrl || '(no Base URL)'}, not to this sandbox (${sandboxUrl}); ` +
-				`its workflows talk to that server. To use the sandbox, set the credential's Base URL to ${sandboxUrl}.`,
-		);
-		return false;
-	}
-	// n8n keeps secret fields it sent redacted when they come back unchanged.
-	await rest.call('PATCH', `/credentials/${id}`, { name: cred.name, type: cred.type, data: { ...cred.data, baseUrl: sandboxUrl, dialect: 'v2' } });
-	if (baseUrl !== sandboxUrl) note(`DEV_SANDBOX_PORT changed: the credential "${cred.name}" now points to ${sandboxUrl} (was ${baseUrl})`);
-	if (cred.data?.dialect !== 'v2') note(`the credential "${cred.name}" now speaks the v2 dialect, as the sandbox does`);
-	state.sandboxUrl = sandboxUrl;
-	return true;
-}
-
-interface PublicationStatus {
-	status: 'in_progress' | 'not_published' | 'published' | 'partial' | 'failed' | string;
-	triggers?: Array<{ nodeId: string; status: string; errorMessage?: string | null }>;
-}
-
-/** n8n 2.x publishes in the background (an outbox): wait until it has settled. */
-async function settledPublication(rest: RestClient, id: string, until: (s: PublicationStatus) => boolean): Promise<PublicationStatus> {
-	let status: PublicationStatus = { status: 'in_progress' };
-	for (let i = 0; i < 80; i++) {
-		const res = await rest.raw('GET', `/workflows/${id}/publication-status`);
-		// n8n 1.x publishes synchronously and has no such route: activation has settled.
-		if (res.status === 404) return { status: 'settled' };
-		if (res.status >= 400) throw new Error(`GET /rest/workflows/${id}/publication-status -> ${res.status} ${res.body.slice(0, 500)}`);
-		const parsed = JSON.parse(res.body) as { data?: PublicationStatus } & PublicationStatus;
-		status = parsed.data ?? parsed;
-		if (status.status !== 'in_progress' && until(status)) break;
-		await new Promise((r) => setTimeout(r, 250));
-	}
-	return status;
-}
-
-/**
- * Registers a published workflow's webhooks again, with the same published version: n8n
- * 2.40.7 registers a trigger's webhook only when it publishes a version whose webhook it has
- * not stored (the sandbox forgot it; the n8n port may have changed), so unpublish, then
- * publish the version that was published (`versionId` = activeVersionId, never the draft's
- * versionId). The draft and the published version stay as they were.
- */
-async function registerAgain(rest: RestClient, id: string, activeVersionId: string): Promise<void> {
-	await rest.call('POST', `/workflows/${id}/deactivate`, {});
-	await settledPublication(rest, id, (s) => s.status === 'not_published');
-	await rest.call('POST', `/workflows/${id}/activate`, { versionId: activeVersionId });
-	const status = await settledPublication(rest, id, () => true);
-	const failed = (status.triggers ?? []).filter((t) => t.status === 'failed');
-	if (failed.length > 0) throw new Error(failed.map((t) => t.errorMessage ?? 'trigger failed').join('; '));
 }
 
 /**

@@ -80,7 +80,7 @@ export function cleanCopy(root: unknown, secrets: readonly string[]): CleanCopy 
 				value = leaf(entry, hide);
 			}
 			if (isList) (target as unknown[]).push(value ?? null);
-			else if (value !== undefined) (target as IDataObject)[hide(key)] = value as IDataObject[string];
+			else if (value !== undefined) (target as IDataObject)[redactor.key(key)] = value as IDataObject[string];
 		}
 	}
 	return { ok: true, value: top };

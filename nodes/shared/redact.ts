@@ -90,13 +90,42 @@ function normalisedName(key: string): string {
 	return key.length > 64 ? '' : key.toLowerCase().replace(/[-_.\s]/g, '');
 }
 
+/** What a field's name says about its value (bits, so that one cached number says all). */
+const SECRET_NAME = 1;
+const HEADERS_NAME = 2;
+const HARMLESS_HEADER_NAME = 4;
+
+/** Field names seen before, with what each says: the same few names come in every item and delivery. */
+const nameCache = new Map<string, number>();
+const MAX_CACHED_NAMES = 4_096;
+
+function nameKind(key: string): number {
+	let kind = nameCache.get(key);
+	if (kind === undefined) {
+		const name = normalisedName(key);
+		kind =
+			(SECRET_NAMES.has(name) ? SECRET_NAME : 0) |
+			(name === 'headers' ? HEADERS_NAME : 0) |
+			(HARMLESS_HEADERS.has(name) ? HARMLESS_HEADER_NAME : 0);
+		if (key.length <= 64) {
+			if (nameCache.size >= MAX_CACHED_NAMES) nameCache.clear();
+			nameCache.set(key, kind);
+		}
+	}
+	return kind;
+}
+
 /** Whether a field of this name holds a secret whatever its value says. */
 export function isSecretName(key: string): boolean {
-	return SECRET_NAMES.has(normalisedName(key));
+	return (nameKind(key) & SECRET_NAME) !== 0;
+}
+
+function isHeadersName(key: string): boolean {
+	return (nameKind(key) & HEADERS_NAME) !== 0;
 }
 
 function isHarmlessHeader(key: string): boolean {
-	return HARMLESS_HEADERS.has(normalisedName(key));
+	return (nameKind(key) & HARMLESS_HEADER_NAME) !== 0;
 }
 
 /** The given values as secrets: texts and numbers, trimmed copies too, empty ones left out. */
@@ -150,52 +179,137 @@ export function withoutSecretParams(text: string): string {
 	});
 }
 
-/** A redaction for one set of secrets; build it once and use it for many values. */
-export class Redactor {
-	private readonly whole: Set<string>;
-	private readonly pattern: RegExp | undefined;
-	private readonly shortPattern: RegExp | undefined;
-	private readonly searched: string[];
+/**
+ * What a redaction compiles from one set of secrets: the lower-cased whole values, one
+ * pattern of every searched form, one of the short secrets. Built once per set of secrets
+ * (see compiledFor), not once per item or delivery.
+ */
+interface Compiled {
+	whole: Set<string>;
+	/** Shortest and longest whole value: lower-casing never shortens a text, and at most doubles it. */
+	wholeMin: number;
+	wholeMax: number;
+	pattern: RegExp | undefined;
+	/** The shortest text the pattern can match (a case-insensitive match is as long as its form). */
+	patternMinLength: number;
+	shortPattern: RegExp | undefined;
+	searched: string[];
+	/** Keys already redacted with these secrets: the same keys come in every item and delivery. */
+	keys: Map<string, string>;
+}
 
-	constructor(secrets: Iterable<unknown>) {
-		const texts = secretTexts(secrets);
-		this.whole = new Set(texts.map((text) => text.toLowerCase()));
-		this.searched = texts.filter((text) => text.length >= MIN_SEARCHED_LENGTH).map((text) => text.toLowerCase());
-		const variants = new Set<string>();
-		for (const text of texts) {
-			if (text.length < MIN_SEARCHED_LENGTH) continue;
-			for (const form of formsOf(text)) if (form.length >= MIN_SEARCHED_LENGTH) variants.add(form);
-		}
-		const sorted = [...variants].sort((a, b) => b.length - a.length);
-		this.pattern = sorted.length > 0 ? new RegExp(sorted.map(escapeRegExp).join('|'), 'gi') : undefined;
-		const short = texts
-			.filter((text) => text.length >= MIN_WORD_LENGTH && text.length < MIN_SEARCHED_LENGTH)
-			.sort((a, b) => b.length - a.length);
-		this.shortPattern =
+function compile(texts: string[]): Compiled {
+	const whole = new Set(texts.map((text) => text.toLowerCase()));
+	const searched = texts.filter((text) => text.length >= MIN_SEARCHED_LENGTH).map((text) => text.toLowerCase());
+	const variants = new Set<string>();
+	for (const text of texts) {
+		if (text.length < MIN_SEARCHED_LENGTH) continue;
+		for (const form of formsOf(text)) if (form.length >= MIN_SEARCHED_LENGTH) variants.add(form);
+	}
+	const sorted = [...variants].sort((a, b) => b.length - a.length);
+	const short = texts
+		.filter((text) => text.length >= MIN_WORD_LENGTH && text.length < MIN_SEARCHED_LENGTH)
+		.sort((a, b) => b.length - a.length);
+	const wholeLengths = [...whole].map((text) => text.length);
+	return {
+		whole,
+		wholeMin: Math.min(...wholeLengths),
+		wholeMax: Math.max(...wholeLengths),
+		pattern: sorted.length > 0 ? new RegExp(sorted.map(escapeRegExp).join('|'), 'gi') : undefined,
+		patternMinLength: sorted.length > 0 ? sorted[sorted.length - 1].length : Infinity,
+		shortPattern:
 			short.length > 0
 				? new RegExp(`(?<![\\p{L}\\p{N}])(?:${short.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'giu')
-				: undefined;
+				: undefined,
+		searched,
+		keys: new Map(),
+	};
+}
+
+/**
+ * The compiled redactions of the last few sets of secrets (a trigger sees the same set in
+ * every delivery, an action node in every item). Few, so that no more secrets stay in memory
+ * than the workflows that use them hold anyway.
+ */
+const compiledCache = new Map<string, Compiled>();
+const MAX_CACHED_SETS = 32;
+const MAX_CACHED_KEYS = 2_048;
+
+/** The set asked for last, as given: a trigger asks for the same one, in the same order, in every delivery. */
+let lastAsked: { texts: string[]; compiled: Compiled } | undefined;
+
+function sameTexts(a: string[], b: string[]): boolean {
+	return a.length === b.length && a.every((text, index) => text === b[index]);
+}
+
+function compiledFor(texts: string[]): Compiled {
+	if (lastAsked && sameTexts(lastAsked.texts, texts)) return lastAsked.compiled;
+	const id = JSON.stringify([...texts].sort());
+	let compiled = compiledCache.get(id);
+	if (compiled) {
+		// Most recently used last, so the oldest set is the one dropped.
+		compiledCache.delete(id);
+	} else {
+		compiled = compile(texts);
+		if (compiledCache.size >= MAX_CACHED_SETS) compiledCache.delete(compiledCache.keys().next().value as string);
+	}
+	compiledCache.set(id, compiled);
+	lastAsked = { texts, compiled };
+	return compiled;
+}
+
+/** Whether `trim()` could change a text: only whitespace at either end, all of it ≤ U+0020 or ≥ U+00A0. */
+function mayNeedTrim(text: string): boolean {
+	const first = text.charCodeAt(0);
+	const last = text.charCodeAt(text.length - 1);
+	return first <= 0x20 || first >= 0xa0 || last <= 0x20 || last >= 0xa0;
+}
+
+/** A redaction for one set of secrets; build it once and use it for many values. */
+export class Redactor {
+	private readonly compiled: Compiled;
+
+	constructor(secrets: Iterable<unknown>) {
+		this.compiled = compiledFor(secretTexts(secrets));
 	}
 
 	/** Whether the text is, as a whole, one of the secrets (any case, surrounding spaces ignored). */
 	isSecret(text: string): boolean {
-		return this.whole.size > 0 && text.length <= 4_096 && this.whole.has(text.trim().toLowerCase());
+		const { whole, wholeMin, wholeMax } = this.compiled;
+		if (whole.size === 0 || text.length > 4_096) return false;
+		const trimmed = mayNeedTrim(text) ? text.trim() : text;
+		if (trimmed.length > wholeMax || 2 * trimmed.length < wholeMin) return false;
+		return whole.has(trimmed.toLowerCase());
+	}
+
+	/** A key of an object, redacted like a text; the answer for a key seen before is remembered. */
+	key(key: string): string {
+		const { keys } = this.compiled;
+		const known = keys.get(key);
+		if (known !== undefined) return known;
+		const redacted = this.text(key);
+		if (key.length <= 64) {
+			if (keys.size >= MAX_CACHED_KEYS) keys.clear();
+			keys.set(key, redacted);
+		}
+		return redacted;
 	}
 
 	/** The text with every form of every secret, and every secret URL part, replaced. */
 	text(text: string): string {
 		if (text === '') return text;
 		if (this.isSecret(text)) return REDACTED;
-		let result = this.pattern ? text.replace(this.pattern, REDACTED) : text;
-		if (this.shortPattern) result = result.replace(this.shortPattern, REDACTED);
+		const { pattern, patternMinLength, shortPattern, searched } = this.compiled;
+		let result = pattern && text.length >= patternMinLength ? text.replace(pattern, REDACTED) : text;
+		if (shortPattern) result = result.replace(shortPattern, REDACTED);
 		result = withoutSecretParams(result);
-		if (result.includes('://')) result = result.replace(URL_PASSWORD_PATTERN, `$1${REDACTED}@`);
-		if (result.includes('%') && this.searched.length > 0) {
+		if (result.includes('://') && result.includes('@')) result = result.replace(URL_PASSWORD_PATTERN, `$1${REDACTED}@`);
+		if (searched.length > 0 && result.includes('%')) {
 			// A secret written with percent-escapes of its own letters is found in the decoded text.
 			const decoded = percentDecoded(result);
 			if (decoded !== result) {
 				const lower = decoded.toLowerCase();
-				if (this.searched.some((secret) => lower.includes(secret))) return this.text(decoded);
+				if (searched.some((secret) => lower.includes(secret))) return this.text(decoded);
 			}
 		}
 		return result;
@@ -300,14 +414,19 @@ function walk(root: unknown, redactor: Redactor, maxText: number): unknown {
 						source: entry,
 						target: value as Record<string, unknown> | unknown[],
 						depth: depth + 1,
-						inHeaders: key !== undefined && normalisedName(key) === 'headers',
+						inHeaders: key !== undefined && isHeadersName(key),
 					});
 				}
 			} else {
 				value = leaf(entry, byName && entry !== undefined && entry !== null);
 			}
 			if (isList) (target as unknown[]).push(value);
-			else Object.defineProperty(target, redactor.text(key as string), { value, enumerable: true, writable: true, configurable: true });
+			else {
+				const name = redactor.key(key as string);
+				// Assigned, except a name that an assignment would take for the prototype.
+				if (name === '__proto__') Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+				else (target as Record<string, unknown>)[name] = value;
+			}
 		}
 	}
 	return top;
@@ -339,13 +458,15 @@ export function secretsIn(value: unknown): string[] {
 	while (stack.length > 0 && visited < MAX_VALUES) {
 		const current = stack.pop() as { value: unknown; inHeaders: boolean };
 		if (current.value === null || typeof current.value !== 'object' || Buffer.isBuffer(current.value)) continue;
-		for (const [key, entry] of Object.entries(current.value)) {
+		const record = current.value as Record<string, unknown>;
+		for (const key of Object.keys(record)) {
+			const entry = record[key];
 			visited++;
 			const byName = isSecretName(key) || (current.inHeaders && !isHarmlessHeader(key));
 			if (byName && (typeof entry === 'string' || typeof entry === 'number') && String(entry).length <= 4_096) {
 				found.add(String(entry));
 			}
-			if (entry !== null && typeof entry === 'object') stack.push({ value: entry, inHeaders: normalisedName(key) === 'headers' });
+			if (entry !== null && typeof entry === 'object') stack.push({ value: entry, inHeaders: isHeadersName(key) });
 		}
 	}
 	return [...found];
@@ -353,6 +474,8 @@ export function secretsIn(value: unknown): string[] {
 
 /** The user name and password of a URL (basic auth in the Base URL), which are secrets too. */
 export function secretsOfUrl(url: string): string[] {
+	// No user name or password without an `@`: nothing to parse (the trigger asks per delivery).
+	if (!url.includes('@')) return [];
 	try {
 		const parsed = new URL(url);
 		const parts = [parsed.username, parsed.password].map((part) => {

@@ -16,6 +16,11 @@ export const PACKAGE_NAME = 'n8n-nodes-messaging-instance';
 
 /** The n8n version the package is tested against. */
 export const DEFAULT_N8N_VERSION = '2.40.7';
+/**
+ * The newest n8n 2.x that installs from the registry, tested beside the default. (2.41.3 and
+ * 2.41.2 depend on `@n8n/agents@0.26.2`, which is not on the registry.)
+ */
+export const LATEST_N8N_VERSION = '2.41.1';
 /** An older line for a compatibility run (n8n 1.x still runs on Node 20). */
 export const COMPAT_N8N_VERSION = '1.123.81';
 /** Node 24 for n8n 2.x (its engines field says >=24). From the npm package node-<platform>-<arch>. */
@@ -26,6 +31,17 @@ export const NODE24_VERSION = '24.14.1';
  * and does not compile against Node 20's V8 (v8::SourceLocation missing).
  */
 export const NODE22_VERSION = '22.23.3';
+
+/**
+ * A version as a person or a script names it: `default`, `latest` or `compat` for the pinned
+ * ones, anything else as given (an exact version).
+ */
+export function resolveN8nVersion(name: string | undefined): string {
+	if (!name || name === 'default') return DEFAULT_N8N_VERSION;
+	if (name === 'latest') return LATEST_N8N_VERSION;
+	if (name === 'compat') return COMPAT_N8N_VERSION;
+	return name;
+}
 
 /** The Node version that runs a given n8n version. */
 export function nodeVersionFor(n8nVersion: string): string {

@@ -3,6 +3,8 @@ import type { INodeParameters } from 'n8n-workflow';
 import { MessagingInstance } from '../../nodes/MessagingInstance/MessagingInstance.node';
 import { loadOptionsContext as sharedLoadOptionsContext } from '../harness/loadOptions';
 import { ACTION_TYPE } from '../harness/nodeTypes';
+import { MAX_LIST_BYTES } from '../../nodes/MessagingInstance/actions/pickers';
+import { entriesOfCutArray } from '../../nodes/shared/boundedList';
 import { useHostileServer } from '../hostile/server';
 import { credentialsFor, run, sent, useSandbox } from './helpers';
 
@@ -90,5 +92,54 @@ describe('pickers against a hostile server', () => {
 		expect(early.results).toHaveLength(200);
 		expect(early.results.every((entry) => entry.name.startsWith('early-'))).toBe(true);
 		expect((await node.methods.listSearch.searchInstances.call(context, 'late')).results).toEqual([]);
+	});
+
+	test('a list of many megabytes is read up to its cap: the rest is never received, and the entries read are offered', async () => {
+		// 1,000,000 instances, about 70 MB, written as the client takes them.
+		const total = 1_000_000;
+		let written = 0;
+		let finished = false;
+		hostile.current.respond(async (_req, res) => {
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.write('[');
+			for (let start = 0; start < total && !res.destroyed; start += 1000) {
+				const batch = Array.from({ length: 1000 }, (_, i) => JSON.stringify({ name: `instance-${start + i}`, connectionStatus: 'open', x: 'ab,c]}"{' }));
+				const text = `${start === 0 ? '' : ','}${batch.join(',')}`;
+				written += Buffer.byteLength(text);
+				if (!res.write(text)) await new Promise((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+			}
+			if (!res.destroyed) {
+				res.end(']');
+				finished = true;
+			}
+		});
+		const context = loadOptionsContext(credentials(), { resource: 'message', operation: 'sendText' });
+		const found = await node.methods.listSearch.searchInstances.call(context, 'instance-1');
+		expect(found.results).toHaveLength(200);
+		expect(found.results.every((entry) => /^instance-1\d* \(open\)$/.test(entry.name))).toBe(true);
+		// The client stopped reading at the cap; what the server could write past it is the sockets' buffers.
+		expect(finished).toBe(false);
+		expect(written).toBeLessThan(MAX_LIST_BYTES + 16 * 1024 * 1024);
+		expect(hostile.current.seen.map((request) => request.path)).toEqual(['/instance/fetchInstances']);
+	});
+
+	test('a list over the cap that is not an array says to type the name', async () => {
+		hostile.current.answerAll(() => ({ json: { instances: 'x'.repeat(MAX_LIST_BYTES + 1000) } }));
+		const context = loadOptionsContext(credentials(), { resource: 'message', operation: 'sendText' });
+		await expect(node.methods.listSearch.searchInstances.call(context)).rejects.toThrow(/too large to show \(over 4 MB\)/);
+	});
+});
+
+describe('the entries of a list cut anywhere', () => {
+	test('keeps the complete entries, whatever brackets, commas, quotes or characters their strings hold', () => {
+		const entries = [{ name: 'a,]}' }, { name: 'b\\"[{', id: [1, { x: 2 }] }, { name: 'çã😀' }, 42, 'plain'];
+		const text = JSON.stringify(entries);
+		const bytes = Buffer.from(text);
+		expect(entriesOfCutArray(bytes, 100)).toEqual(entries);
+		const cutInThird = bytes.subarray(0, Buffer.byteLength(JSON.stringify(entries.slice(0, 2))) + 5);
+		expect(entriesOfCutArray(cutInThird, 100)).toEqual(entries.slice(0, 2));
+		expect(entriesOfCutArray(bytes, 3)).toEqual(entries.slice(0, 3));
+		expect(entriesOfCutArray(Buffer.from('  {"a": [1, 2'), 100)).toBeUndefined();
+		expect(entriesOfCutArray(Buffer.from('[{"a": 1}, not json, {"b": 2}'), 100)).toEqual([{ a: 1 }]);
 	});
 });

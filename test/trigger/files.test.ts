@@ -73,6 +73,20 @@ describe('media deliveries', () => {
 		expect(item.json.mediaError).toBe('No binary data: the file is 2.0 MB (2,097,152 bytes), more than the limit of 1 MB');
 	});
 
+	it('a file of exactly the limit is made binary byte for byte (its "=" padding is no byte of it), one byte more is refused', async () => {
+		const { harness } = await start({ options: { maxFileSizeMb: 1 } });
+		const file = randomBytes(MB);
+		// 1 MB is not a multiple of 3: its base64 ends in "==".
+		expect(file.toString('base64').endsWith('==')).toBe(true);
+		await post(mediaDelivery('EXACT1', file.toString('base64')));
+		await post(mediaDelivery('OVER1', randomBytes(MB + 1).toString('base64')));
+		const [exact, over] = harness.emitted;
+		expect(exact.json.mediaError).toBeUndefined();
+		expect(Buffer.from(exact.binary!.data.data, 'base64').equals(file)).toBe(true);
+		expect(over.binary).toBeUndefined();
+		expect(over.json.mediaError).toBe('No binary data: the file is 1.0 MB (1,048,577 bytes), more than the limit of 1 MB');
+	});
+
 	it('raw output says why too; a file under the limit, with line breaks and a data: prefix, is made binary byte for byte', async () => {
 		const { harness } = await start({ options: { outputFormat: 'raw', maxFileSizeMb: 1 } });
 		const file = randomBytes(700_000);

@@ -12,7 +12,11 @@ import type { Pagination } from './types';
 export const RECIPIENT_HINT =
 	'With country code: digits, or as pasted (+55 (11) 99999-0000 becomes 5511999990000). A JID such as 5511999990000@s.whatsapp.net or a group 120363000000000000@g.us is sent as typed.';
 
-export function recipientProperty(description = 'Who receives the message'): INodeProperties {
+/** For a person only (a profile, a block): a group id does not fit. */
+export const PERSON_HINT =
+	'With country code: digits, or as pasted (+55 (11) 99999-0000 becomes 5511999990000). A JID such as 5511999990000@s.whatsapp.net is sent as typed.';
+
+export function recipientProperty(description = 'Who receives the message', hint = RECIPIENT_HINT): INodeProperties {
 	return {
 		displayName: 'Number',
 		name: 'number',
@@ -21,7 +25,7 @@ export function recipientProperty(description = 'Who receives the message'): INo
 		required: true,
 		placeholder: '5511999990000',
 		description,
-		hint: RECIPIENT_HINT,
+		hint,
 	};
 }
 

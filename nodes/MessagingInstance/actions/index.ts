@@ -146,17 +146,85 @@ interface ResourceEntry {
 	defaultOperation: string;
 }
 
-/** Resources in the order of the dropdown; one without operations is not shown. */
+/**
+ * Resources in the order of the dropdown, most used first: n8n's node creator lists the
+ * actions in this order too. One without operations is not shown.
+ */
 const RESOURCES: ResourceEntry[] = [
+	{ name: 'Message', value: 'message', description: 'Send texts, media, contacts, polls, lists, buttons, locations, statuses and reactions; download, read, delete and list messages', defaultOperation: 'sendText' },
 	{ name: 'Chat', value: 'chat', description: 'Chats: list, archive, mark unread, check numbers, edit messages, presence', defaultOperation: 'checkNumbers' },
 	{ name: 'Contact', value: 'contact', description: 'Contacts: list, profiles, pictures, block (v2 servers)', defaultOperation: 'getMany' },
 	{ name: 'Group', value: 'group', description: 'Groups: create, participants, settings, invite links (v2 servers)', defaultOperation: 'getMany' },
 	{ name: 'Instance', value: 'instance', description: 'Instances: create, connect by QR code, state, restart, log out (v2 servers)', defaultOperation: 'getState' },
 	{ name: 'Label', value: 'label', description: 'Labels of chats (v2 servers)', defaultOperation: 'getMany' },
-	{ name: 'Message', value: 'message', description: 'Send texts, media, contacts, polls, lists, buttons, locations, statuses and reactions; download, read, delete and list messages', defaultOperation: 'sendText' },
 	{ name: 'Setting', value: 'settings', description: 'Behaviour of the instance', defaultOperation: 'set' },
 	{ name: 'Webhook', value: 'webhook', description: 'Where the instance delivers its events', defaultOperation: 'set' },
 ];
+
+/**
+ * Operations of each resource in the order of their dropdown, most used first (by stored
+ * value). An operation left out of its list follows the listed ones, by name, so a new
+ * operation shows up without an entry here.
+ */
+export const OPERATION_ORDER: Record<Resource, readonly string[]> = {
+	message: [
+		'sendText',
+		'sendMedia',
+		'sendAndWait',
+		'sendAudio',
+		'sendLocation',
+		'sendContact',
+		'sendReaction',
+		'sendPoll',
+		'sendList',
+		'sendButtons',
+		'sendCarousel',
+		'sendSticker',
+		'sendVideoNote',
+		'sendStatus',
+		'getMany',
+		'getPollVotes',
+		'downloadMedia',
+		'markAsRead',
+		'markAsPlayed',
+		'delete',
+	],
+	chat: ['checkNumbers', 'getMany', 'getManyChannels', 'sendPresence', 'markUnread', 'archive', 'updateMessage'],
+	contact: ['getMany', 'getProfile', 'getProfilePicture', 'updateBlock'],
+	group: [
+		'getMany',
+		'get',
+		'getParticipants',
+		'create',
+		'updateParticipants',
+		'getInviteCode',
+		'sendInvite',
+		'updateSubject',
+		'updateDescription',
+		'updatePicture',
+		'updateSetting',
+		'updateMemberAddMode',
+		'setEphemeral',
+		'revokeInviteCode',
+		'leave',
+	],
+	instance: ['getState', 'connect', 'create', 'getMany', 'restart', 'setPresence', 'logout', 'delete'],
+	label: ['getMany', 'addToChat', 'removeFromChat'],
+	settings: ['set', 'get'],
+	webhook: ['set', 'get'],
+};
+
+/** The operations of a resource in dropdown order: the listed ones first, then the rest by name. */
+export function operationsInOrder(resource: Resource): Operation[] {
+	const order = OPERATION_ORDER[resource];
+	const rank = (operation: Operation) => {
+		const listed = order.indexOf(operation.value);
+		return listed === -1 ? order.length : listed;
+	};
+	return OPERATIONS.filter((operation) => operation.resource === resource).sort(
+		(a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name),
+	);
+}
 
 const keyOf = (resource: string, operation: string) => `${resource}:${operation}`;
 
@@ -175,9 +243,7 @@ function operationDropdown(resource: ResourceEntry): INodeProperties {
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: [resource.value] } },
-		options: OPERATIONS.filter((operation) => operation.resource === resource.value)
-			.map(({ name, value, action, description }) => ({ name, value, action, description }))
-			.sort((a, b) => a.name.localeCompare(b.name)),
+		options: operationsInOrder(resource.value).map(({ name, value, action, description }) => ({ name, value, action, description })),
 		default: '',
 	};
 	// Set apart from the literal: the value comes from the resource table.

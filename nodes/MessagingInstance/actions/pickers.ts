@@ -1,5 +1,7 @@
+import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult, INodeProperties } from 'n8n-workflow';
 
+import { boundedListReader, type BoundedList } from '../../shared/boundedList';
 import { recordsOf, ROUTES, type Route } from '../../shared/routes';
 import { apiRequest, openConnection } from '../../shared/transport';
 
@@ -16,6 +18,12 @@ const MAX_ENTRIES = 200;
  * costs the same as one of this many, and the search narrows what is shown.
  */
 const MAX_SCANNED = 10_000;
+
+/**
+ * At most this much of the server's answer is read: past it the rest is never received, and
+ * the entries read so far are offered.
+ */
+export const MAX_LIST_BYTES = 4 * 1024 * 1024;
 
 /** Longer texts are cut in a label. */
 const MAX_LABEL_LENGTH = 200;
@@ -39,10 +47,27 @@ function currentInstance(ctx: ILoadOptionsFunctions): string {
 	return typeof value === 'string' ? value.trim() : '';
 }
 
-/** The records of a list route, read with the node's credential; at most `MAX_SCANNED` of them. */
+/**
+ * The records of a list route, read with the node's credential: at most `MAX_LIST_BYTES` of
+ * the answer and `MAX_SCANNED` of its records.
+ */
 async function readList(ctx: ILoadOptionsFunctions, route: Route, instance?: string, qs?: IDataObject): Promise<IDataObject[]> {
 	const connection = await openConnection(ctx);
-	const answer = await apiRequest(ctx, connection, { method: route.method, route: route.path, instance, qs });
+	const list = (await apiRequest(ctx, connection, {
+		method: route.method,
+		route: route.path,
+		instance,
+		qs,
+		readAnswer: boundedListReader(MAX_LIST_BYTES, MAX_SCANNED),
+	})) as BoundedList;
+	if (list.unreadable) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			list.cut ? `The server's list is too large to show (over ${MAX_LIST_BYTES / 1024 / 1024} MB)` : 'The server\'s list could not be read as JSON',
+			{ description: 'Type the name or ID instead of picking it from the list.' },
+		);
+	}
+	const answer = list.value;
 	return recordsOf(Array.isArray(answer) ? answer.slice(0, MAX_SCANNED) : answer);
 }
 

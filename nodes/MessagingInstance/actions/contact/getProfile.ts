@@ -1,3 +1,4 @@
+import { PERSON_HINT } from '../fields';
 import { contactLookup } from './lookup';
 
 export const getProfile = contactLookup({
@@ -7,4 +8,5 @@ export const getProfile = contactLookup({
 	description: 'Get the name, status, picture and business details of a number',
 	path: '/chat/fetchProfile',
 	whose: 'Whose profile to get',
+	hint: PERSON_HINT,
 });

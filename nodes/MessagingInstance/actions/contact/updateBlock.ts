@@ -1,4 +1,4 @@
-import { recipientProperty } from '../fields';
+import { PERSON_HINT, recipientProperty } from '../fields';
 import type { Operation } from '../types';
 
 export const updateBlock: Operation = {
@@ -9,7 +9,7 @@ export const updateBlock: Operation = {
 	description: 'Block a number, or unblock it',
 	v2Only: true,
 	properties: [
-		recipientProperty('Who to block or unblock'),
+		recipientProperty('Who to block or unblock', PERSON_HINT),
 		{
 			displayName: 'Action',
 			name: 'status',

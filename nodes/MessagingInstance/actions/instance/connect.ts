@@ -14,6 +14,7 @@ export const connectInstance: Operation = {
 			...recipientProperty('Phone number of the account, to get a pairing code to type instead of scanning (optional)'),
 			displayName: 'Pairing Number',
 			required: false,
+			hint: 'The phone number of the account with country code, digits only, e.g. 5511999990000',
 		},
 		{
 			displayName: 'Put QR Code in Field',

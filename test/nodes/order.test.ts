@@ -1,0 +1,89 @@
+import type { INodePropertyOptions } from 'n8n-workflow';
+
+import { MessagingInstance } from '../../nodes/MessagingInstance/MessagingInstance.node';
+import { OPERATIONS, OPERATION_ORDER } from '../../nodes/MessagingInstance/actions';
+
+/**
+ * The order a user meets the actions in. n8n's node creator lists a node's actions by walking
+ * the `resource` options in the order of the description and, for each, the options of the
+ * `operation` dropdown shown for it, in their order; the same order the dropdowns show.
+ */
+
+const description = new MessagingInstance().description;
+
+function optionsOf(name: string, resource?: string): INodePropertyOptions[] {
+	const property = description.properties.find(
+		(candidate) =>
+			candidate.name === name &&
+			(resource === undefined || (candidate.displayOptions?.show?.resource ?? []).includes(resource)),
+	);
+	return (property?.options ?? []) as INodePropertyOptions[];
+}
+
+/** The node creator's action list: resources in description order, operations in option order. */
+function creatorActions(): string[] {
+	return optionsOf('resource').flatMap((resource) =>
+		optionsOf('operation', resource.value as string).map((operation) => `${resource.name} → ${operation.name}`),
+	);
+}
+
+describe('the order of resources and operations', () => {
+	test('Message is the first resource, then Chat, Contact, Group, Instance, Label, Setting, Webhook', () => {
+		expect(optionsOf('resource').map((option) => option.value)).toEqual([
+			'message',
+			'chat',
+			'contact',
+			'group',
+			'instance',
+			'label',
+			'settings',
+			'webhook',
+		]);
+	});
+
+	test('Message lists Send Text first, the sends before the reads, and defaults to Send Text', () => {
+		const message = description.properties.find(
+			(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes('message'),
+		);
+		const values = optionsOf('operation', 'message').map((option) => option.value as string);
+		expect(values.slice(0, 4)).toEqual(['sendText', 'sendMedia', 'sendAndWait', 'sendAudio']);
+		expect(message?.default).toBe('sendText');
+		const lastSend = Math.max(...values.map((value, index) => (value.startsWith('send') ? index : -1)));
+		expect(lastSend).toBeLessThan(values.indexOf('getMany'));
+		expect(lastSend).toBeLessThan(values.indexOf('downloadMedia'));
+	});
+
+	test('the node creator lists Send Text first of all the actions, and every operation once', () => {
+		const actions = creatorActions();
+		expect(actions[0]).toBe('Message → Send Text');
+		expect(actions).toHaveLength(OPERATIONS.length);
+		expect(new Set(actions).size).toBe(OPERATIONS.length);
+	});
+
+	test('each resource defaults to its first listed operation', () => {
+		for (const resource of optionsOf('resource')) {
+			const dropdown = description.properties.find(
+				(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource.value as string),
+			);
+			expect({ resource: resource.value, default: dropdown?.default }).toEqual({
+				resource: resource.value,
+				default: optionsOf('operation', resource.value as string)[0]?.value,
+			});
+		}
+	});
+
+	test('every operation named in the order lists exists (a stale or mistyped entry orders nothing)', () => {
+		const stale = Object.entries(OPERATION_ORDER).flatMap(([resource, values]) =>
+			values.filter((value) => !OPERATIONS.some((operation) => operation.resource === resource && operation.value === value)).map((value) => `${resource}:${value}`),
+		);
+		expect(stale).toEqual([]);
+		for (const values of Object.values(OPERATION_ORDER)) expect(new Set(values).size).toBe(values.length);
+	});
+
+	test('every operation has its place in the order lists (a new one is placed on purpose, not left at the end)', () => {
+		const unplaced = OPERATIONS.filter((operation) => !OPERATION_ORDER[operation.resource].includes(operation.value)).map(
+			(operation) => `${operation.resource}:${operation.value}`,
+		);
+		expect(unplaced).toEqual([]);
+	});
+});
