@@ -53,6 +53,7 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium';
 import { setUpV2, v2CliChecks, v2ServerChecks, type E2eTools, type V2Run } from './v2';
 import { agentChecks } from './agent';
 import { sendAndWaitChecks } from './sendAndWait';
+import { serverVersionChecks } from './serverVersions';
 import { REPLY_PREFIX } from '../scripts/demo-workflow';
 import { startPlayground, type Playground } from '../scripts/start';
 import { Report, sleep, waitFor } from './report';
@@ -425,6 +426,9 @@ async function main(): Promise<void> {
 
 		// --- (o) the media checks' binary data went to this run's mode, not memory --------
 		await binaryModeChecks(tools, rest, binaryMode);
+
+		// --- (p) the echo recipe on 2.3.6, 2.3.7 and 2.4 with LID contacts; (q) credential test, 2.4 not activated
+		await serverVersionChecks(tools, rest, n8n.url);
 
 		// --- (c) node types -------------------------------------------------------------
 		await check('(c) n8n exposes messagingInstance, messagingInstanceTrigger and the messagingInstanceTool variant', async () => {

@@ -15,10 +15,15 @@
  * with players, documents by name with a link; contacts as cards, polls with their options. A banner warns when the instance has no webhook registered (the page
  * polls GET /_sandbox/state every few seconds).
  *
- * Stable hooks for browser tests: #instance, #from, #pushName, #message, #send, #reset,
+ * A contact known by LID: a LID next to the number (#lid) goes with the message as `lid`, so
+ * the sandbox delivers the key the chosen server version gives such a contact; replies to its
+ * phone JID or to its LID show in its conversation (a bubble's data-contact: the phone JID,
+ * the LID of a contact known only by it, or the group).
+ *
+ * Stable hooks for browser tests: #instance, #from, #lid, #pushName, #message, #send, #reset,
  * #messages, #status (connection state of the stream: "live" once connected), #hint (the
  * no-webhook banner), .bubble.in / .bubble.out (data-testid bubble-in / bubble-out,
- * data-kind, data-seq, data-message-id), .bubble .content (the readable text of a bubble),
+ * data-kind, data-seq, data-message-id, data-contact), .bubble .content (the readable text of a bubble),
  * .bubble .meta (time, "✓ delivered" / "✗ <reason>" on incoming bubbles), .reactions.
  *
  * The page is three files in ./chat/: page.html (the markup), page.css and page.js (the browser

@@ -2,7 +2,7 @@
 
 (function () {
   var $ = function (id) { return document.getElementById(id); };
-  /** A form field of the page: #instance (select), #message (textarea), #from and #pushName (inputs); all have `value`. */
+  /** A form field of the page: #instance (select), #message (textarea), #from, #lid and #pushName (inputs); all have `value`. */
   var field = function (/** @type {string} */ id) { return /** @type {HTMLInputElement} */ ($(id)); };
   var box = $('messages');
   var source = null;
@@ -31,6 +31,44 @@
     return /@g[.]us$/.test(s) ? 'group ' + id : id;
   }
   function str(v) { return v === undefined || v === null ? '' : String(v); }
+
+  // Contacts known by LID: a reply may go to the phone JID or to the LID, and a 2.3.6 server
+  // names the chat of an incoming message by its LID. Both addresses of a contact are learnt
+  // from what the page and the chat log say (the injected message's `from` and `lid`), so that
+  // each bubble belongs to one conversation: the contact's phone JID, or its LID when it has no
+  // phone (a LID-only contact), or the group.
+  /** @type {Record<string, string>} LID JID -> the contact's phone JID */
+  var phoneOfLid = {};
+  /** @type {Record<string, string>} phone JID -> the contact's LID JID */
+  var lidOfPhone = {};
+  function isLid(jid) { return /@lid$/.test(str(jid)); }
+  function isGroup(jid) { return /@g[.]us$/.test(str(jid)); }
+  function jidOf(number) { var s = str(number).trim(); return s.indexOf('@') >= 0 ? s : s.replace(/\D/g, '') + '@s.whatsapp.net'; }
+  function lidJidOf(value) { var s = str(value).trim(); return s.indexOf('@') >= 0 ? s : s.replace(/\D/g, '') + '@lid'; }
+  function learn(from, lid) {
+    if (!from || !lid) return;
+    var phone = jidOf(from), l = lidJidOf(lid);
+    if (isLid(phone) || !isLid(l)) return;
+    phoneOfLid[l] = phone; lidOfPhone[phone] = l;
+  }
+  function conversationOf(entry, b) {
+    if (isGroup(entry.chat)) return str(entry.chat);
+    var jid = entry.direction === 'in' && b.from ? jidOf(b.from) : str(entry.chat);
+    return phoneOfLid[jid] || jid;
+  }
+  /** "5511944440001 · LID 123456789012345", or the LID alone for a contact known only by it. */
+  function contactLabel(jid) {
+    var s = str(jid);
+    if (isLid(s)) return 'LID ' + s.split('@')[0];
+    var lid = lidOfPhone[s];
+    return chatLabel(s) + (lid ? ' · LID ' + lid.split('@')[0] : '');
+  }
+  /** The address a reply went to, with the contact's other address when it is known. */
+  function addressLabel(jid) {
+    var s = str(jid);
+    if (isLid(s) && phoneOfLid[s]) return 'LID ' + s.split('@')[0] + ' (' + chatLabel(phoneOfLid[s]) + ')';
+    return isLid(s) ? 'LID ' + s.split('@')[0] : chatLabel(s);
+  }
   function short(s, n) { s = str(s).replace(/\s+/g, ' ').trim(); return s.length > n ? s.slice(0, n - 1) + '…' : s; }
   function target(id) { return id ? box.querySelector('.bubble[data-message-id="' + String(id).replace(/["\\]/g, '') + '"]:not(.notice)') : null; }
   function textOf(node) { var c = node && node.querySelector('.content'); return c ? c.getAttribute('data-text') || c.textContent : ''; }
@@ -194,17 +232,20 @@
     div.setAttribute('data-kind', entry.kind);
     div.setAttribute('data-seq', entry.seq);
     if (entry.messageId) div.setAttribute('data-message-id', entry.messageId);
-    var sender = entry.direction + ' ' + entry.chat + ' ' + str(b.from);
+    if (entry.direction === 'in') learn(b.from, b.lid);
+    var conversation = conversationOf(entry, b);
+    div.setAttribute('data-contact', conversation);
+    var sender = entry.direction + ' ' + conversation + ' ' + str(b.from);
     if (!isNotice && (!last || last.sender !== sender)) {
       div.className += ' first';
       if (entry.direction === 'in') {
         var who = el('div', 'who', entry.pushName || 'contact');
-        var where = b.from ? chatLabel(b.from) : chatLabel(entry.chat);
-        if (/@g[.]us$/.test(str(entry.chat))) where += ' in ' + chatLabel(entry.chat);
+        var where = b.from ? contactLabel(jidOf(b.from)) : chatLabel(entry.chat);
+        if (isGroup(entry.chat)) where += ' in ' + chatLabel(entry.chat);
         who.appendChild(el('small', '', ' · ' + where));
         div.appendChild(who);
       } else {
-        div.appendChild(el('div', 'who', entry.kind === 'status' ? 'your status' : 'to ' + chatLabel(entry.chat)));
+        div.appendChild(el('div', 'who', entry.kind === 'status' ? 'your status' : 'to ' + addressLabel(entry.chat)));
       }
     }
     if (!isNotice) last = { sender: sender };
@@ -295,8 +336,12 @@
   function send() {
     var text = field('message').value;
     var from = field('from').value.trim();
+    var lid = field('lid').value.trim();
     if (!text.trim()) return;
     if (!from) { $('from').focus(); return; }
+    if (lid && !isLid(lidJidOf(lid))) { setStatus('a LID ends in @lid (or give its digits)', 'down'); $('lid').focus(); return; }
+    if (lid && isLid(jidOf(from))) { setStatus('From is already a LID: give the phone number in From, or leave LID empty', 'down'); $('lid').focus(); return; }
+    if (lid) learn(from, lid);
     field('message').value = '';
     autosize();
     var id = '3A' + Array.from(crypto.getRandomValues(new Uint8Array(9))).map(function (x) { return ('0' + x.toString(16)).slice(-2); }).join('').toUpperCase();
@@ -304,7 +349,7 @@
     pending[id] = function (node) { shown = node; if (result) markDelivery(node, result); };
     fetch('/_sandbox/messages', {
       method: 'POST', headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ instance: field('instance').value, from: from, text: text, pushName: field('pushName').value || undefined, id: id })
+      body: JSON.stringify({ instance: field('instance').value, from: from, text: text, pushName: field('pushName').value || undefined, id: id, lid: lid ? lidJidOf(lid) : undefined })
     }).then(function (r) { return r.json(); }).then(function (r) {
       if (r.error) { setStatus('send failed: ' + r.error, 'down'); return; }
       result = r; if (shown) markDelivery(shown, r);
@@ -344,13 +389,17 @@
     }).catch(function () { /* the next poll tries again */ });
   }
 
-  function who() { $('as').textContent = 'as ' + (field('pushName').value || 'contact') + ' · ' + field('from').value; }
+  function who() {
+    var lid = field('lid').value.trim();
+    $('as').textContent = 'as ' + (field('pushName').value || 'contact') + ' · ' + field('from').value + (lid ? ' · LID ' + lid.replace(/@lid$/, '') : '');
+  }
 
   $('send').addEventListener('click', send);
   $('message').addEventListener('keydown', function (e) { if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); send(); } });
   $('message').addEventListener('input', autosize);
   $('from').addEventListener('input', who);
   $('pushName').addEventListener('input', who);
+  $('lid').addEventListener('input', who);
   $('instance').addEventListener('change', connect);
   $('reset').addEventListener('click', function () { fetch('/_sandbox/reset', { method: 'POST' }); });
   $('scan').addEventListener('click', function () {

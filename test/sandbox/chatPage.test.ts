@@ -4,23 +4,13 @@
  *
  * Without /usr/bin/chromium this suite is skipped loudly, except with CI=true, where it fails.
  */
-import * as fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import type { Sandbox } from '../../sandbox/server';
 import { call, start, startReceiver, Receiver } from './helpers';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium';
+import { chromiumSuite, haveChromium } from './chromiumSuite';
 
-const haveChromium = fs.existsSync(CHROMIUM);
-const inCI = process.env.CI === 'true';
-
-if (!haveChromium && !inCI) {
-	console.warn(
-		`SKIPPING test/sandbox/chatPage.test.ts: ${CHROMIUM} is missing, so the chat page is not tested in a browser.\n` +
-			'Install it with `bash .ci/chromium.sh` (Debian: apt-get install -y chromium). With CI=true this suite fails instead.',
-	);
-}
-
-const suite = haveChromium || inCI ? describe : describe.skip;
+const suite = chromiumSuite('test/sandbox/chatPage.test.ts');
 
 suite('chat page in headless Chromium (sandbox alone)', () => {
 	let sb: Sandbox;
