@@ -156,7 +156,7 @@ function describe(status: number, messages: string[], instance: string): string 
 		return 'Check the Base URL in the credential (the server\'s root address) and its dialect: the server does not know this route.';
 	}
 	if (status === 400 && /has no account/.test(joined)) {
-		return 'The recipient number has no account on the messaging network. Check the country code and the number.';
+		return 'The recipient number has no account on the messaging network. Check the country code and the number. If it came from a contact known by LID (an id ending in @lid), send to the whole …@lid id or to the trigger\'s chatId (the phone JID), not to the LID\'s digits.';
 	}
 	if (status === 400) {
 		return 'The server rejected the request body. Check the fields named above.';

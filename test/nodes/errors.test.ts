@@ -52,6 +52,15 @@ describe.each(['documented', 'v2'] as const)('server errors become NodeApiErrors
 		});
 	});
 
+	test('400 no account: the hint says what to do when the number was a LID\'s digits', async () => {
+		// A LID's digits typed as a phone number: the server looks for <digits>@s.whatsapp.net.
+		const result = await run(sandbox.current, { ...sendText, number: '0123456789012345' });
+		expect(result.error).toMatchObject({
+			message: '0123456789012345 has no account on the messaging network (HTTP 400)',
+			description: expect.stringMatching(/known by LID .* whole …@lid id or to the trigger's chatId/),
+		});
+	});
+
 	test('400 schema error from a server of the other dialect shows the jsonschema text', async () => {
 		const other = dialect === 'v2' ? 'documented' : 'v2';
 		const result = await run(
