@@ -56,11 +56,18 @@ async function executionStatus(rest: RestClient, workflowId: string): Promise<st
 	return page.results[0]?.status;
 }
 
+function multipart(fields: Array<[string, string]>): FormData {
+	const data = new FormData();
+	for (const [name, value] of fields) data.append(name, value);
+	return data;
+}
+
 async function form(method: 'GET' | 'POST', link: string, fields: Array<[string, string]> = []): Promise<{ status: number; body: string; headers: any }> {
 	const res = await fetch(link, {
 		method,
-		headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) e2e', ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
-		body: method === 'POST' ? new URLSearchParams(fields).toString() : undefined,
+		// The pages' forms post multipart/form-data, as a browser sends them (n8n 2.41 takes no other body for a custom form).
+		headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) e2e' },
+		body: method === 'POST' ? multipart(fields) : undefined,
 		redirect: 'manual',
 	});
 	return { status: res.status, body: await res.text(), headers: Object.fromEntries(res.headers.entries()) };

@@ -90,8 +90,9 @@ export function waitingLinks(text: string): string[] {
 }
 
 /**
- * Opens a link as a browser would: GET, or POST with a form body (urlencoded, parsed to an
- * object as n8n's body parser does; a repeated name becomes a list).
+ * Opens a link as a browser would: GET, or POST with the page's form, which is
+ * multipart/form-data (n8n 2.41 refuses any other body for a custom form); n8n parses it to
+ * `{ data: fields, files }`, a field given once as its value, a repeated one as a list.
  */
 export async function openLink(options: RunNodeOptions, link: string, form?: Array<[string, string]>): Promise<LinkAnswer> {
 	const url = new URL(link);
@@ -127,11 +128,11 @@ export async function openLink(options: RunNodeOptions, link: string, form?: Arr
 		method,
 		url: `${url.pathname}${url.search}`,
 		path: url.pathname,
-		headers: { host: url.host, 'user-agent': 'Mozilla/5.0 (test browser)', ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+		headers: { host: url.host, 'user-agent': 'Mozilla/5.0 (test browser)', ...(form ? { 'content-type': 'multipart/form-data; boundary=test' } : {}) },
 		query: Object.fromEntries(url.searchParams.entries()),
 		params: {},
-		body: form ? body : {},
-		contentType: form ? 'application/x-www-form-urlencoded' : undefined,
+		body: form ? { data: body, files: {} } : {},
+		contentType: form ? 'multipart/form-data' : undefined,
 	};
 	const credentialsHelper = new TestCredentialsHelper(options.credentials ? { messagingInstanceApi: options.credentials } : {});
 	const additionalData = additionalDataFor(credentialsHelper, BASE_URL, {

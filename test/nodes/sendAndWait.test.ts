@@ -71,7 +71,7 @@ describe('Send and Wait for Response: approval', () => {
 		expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
 		expect(page.headers['content-security-policy']).toMatch(/default-src 'none'/);
 		expect(page.html).toContain('<p>Pay &#60;b&#62;120&#60;/b&#62; EUR?<br>Reply soon.</p>');
-		expect(page.html).toContain('<form method="post">');
+		expect(page.html).toContain('<form method="post" enctype="multipart/form-data">');
 		expect(page.html).toContain('<button type="submit" class="approve">✓ Approve</button>');
 		expect(page.html).not.toContain('<script');
 	});

@@ -78,7 +78,7 @@ export function approvalPage(message: string, label: string, approved: boolean):
 		[
 			`<h1>${escapeHtml(label)}</h1>`,
 			paragraphs(message),
-			'<form method="post">',
+			'<form method="post" enctype="multipart/form-data">',
 			`<button type="submit" class="${approved ? 'approve' : 'decline'}">${escapeHtml(label)}</button>`,
 			'</form>',
 		].join('\n'),
@@ -133,7 +133,7 @@ export function formPage(form: FormPage): string {
 			`<h1>${escapeHtml(title)}</h1>`,
 			paragraphs(form.description),
 			form.problem ? `<p class="problem">${escapeHtml(form.problem)}</p>` : '',
-			'<form method="post" enctype="application/x-www-form-urlencoded">',
+			'<form method="post" enctype="multipart/form-data">',
 			...form.fields.map(fieldHtml),
 			`<button type="submit">${escapeHtml(form.buttonLabel.trim() || 'Submit')}</button>`,
 			'</form>',
