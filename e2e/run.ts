@@ -54,6 +54,7 @@ import { setUpV2, v2CliChecks, v2ServerChecks, type E2eTools, type V2Run } from 
 import { agentChecks } from './agent';
 import { sendAndWaitChecks } from './sendAndWait';
 import { serverVersionChecks } from './serverVersions';
+import { creatorEntryChecks } from './creator';
 import { REPLY_PREFIX } from '../scripts/demo-workflow';
 import { startPlayground, type Playground } from '../scripts/start';
 import { Report, sleep, waitFor } from './report';
@@ -429,6 +430,9 @@ async function main(): Promise<void> {
 
 		// --- (p) the echo recipe on 2.3.6, 2.3.7 and 2.4 with LID contacts; (q) credential test, 2.4 not activated
 		await serverVersionChecks(tools, rest, n8n.url);
+
+		// --- (r) what the node creator shows: the merged entry's description, the first action --
+		await creatorEntryChecks(tools, rest);
 
 		// --- (c) node types -------------------------------------------------------------
 		await check('(c) n8n exposes messagingInstance, messagingInstanceTrigger and the messagingInstanceTool variant', async () => {
