@@ -11,6 +11,9 @@ import { isObject, maskUrl, readBody, send } from './http';
 import { summarize } from './delivery';
 import { CHAT_PAGE_HTML } from './chatPage';
 import type { MediaStore } from './media';
+import type { FailOptions } from './failures';
+import { connectionData, qrData } from './injection';
+import { sseFrame } from './liveChat';
 
 export interface ControlHost {
 	readonly url: string;
@@ -21,11 +24,9 @@ export interface ControlHost {
 	instances(): Instance[];
 	instance(name: string): Instance | undefined;
 	reset(): void;
-	failNext(opts: { status: number; message: string; times?: number; path?: string }): void;
+	failNext(opts: FailOptions): void;
 	injectMessage(instance: string, msg: IncomingMessage): Promise<RecordedDelivery | undefined>;
 	injectEvent(instance: string, event: string, data: unknown): Promise<RecordedDelivery | undefined>;
-	connectionData(inst: Instance, state: string): Record<string, unknown>;
-	qrData(inst: Instance): Record<string, unknown>;
 	/** adds a live chat client; returns the function that removes it */
 	addStream(res: ServerResponse, instance: string | undefined): () => void;
 	readonly media: MediaStore;
@@ -36,10 +37,6 @@ export interface ControlHost {
 /** Is this one of the sandbox's own routes? */
 export function isControlPath(path: string): boolean {
 	return path === '/chat' || path === '/chat/' || path.startsWith('/_sandbox/');
-}
-
-export function sseFrame(entry: ChatEntry): string {
-	return `id: ${entry.seq}\nevent: entry\ndata: ${JSON.stringify(entry)}\n\n`;
 }
 
 /** A delivery as shown: header values and the instance token masked. */
@@ -167,10 +164,10 @@ async function injectEvent({ sb, req, json }: ControlRequest): Promise<void> {
 	if (!inst) return json(404, { error: `The "${b.instance}" instance does not exist` });
 	const dotted = dottedEventName(b.event);
 	let data: unknown = b.data;
-	if (data === undefined && dotted === 'connection.update') data = sb.connectionData(inst, 'open');
-	if (data === undefined && dotted === 'qrcode.updated') data = sb.qrData(inst);
+	if (data === undefined && dotted === 'connection.update') data = connectionData(inst, 'open');
+	if (data === undefined && dotted === 'qrcode.updated') data = qrData(inst);
 	if (dotted === 'connection.update' && isObject(data) && Object.keys(data).length === 1 && typeof data.state === 'string') {
-		data = sb.connectionData(inst, data.state);
+		data = connectionData(inst, data.state);
 	}
 	const delivery = await sb.injectEvent(b.instance, dotted, data ?? {});
 	json(200, { delivered: summarize(delivery), ...hint(sb, b.instance, b.event, delivery), delivery: delivery ? publicDelivery(delivery) : null });

@@ -4,26 +4,30 @@
  * dialect), in one dialect per server; ./README.md says what it implements. Dev/test tool only.
  *
  * The parts: ./routes (one table entry per endpoint), ./dispatch.ts (the checks every route
- * gets), ./delivery.ts (webhooks), ./control.ts (the sandbox's own routes), ./http.ts.
+ * gets), ./delivery.ts (webhooks), ./control.ts (the sandbox's own routes), ./http.ts,
+ * ./sandbox.ts (what tests get), ./stateFile.ts (saved state), ./failures.ts (injected
+ * failures), ./liveChat.ts (the chat log and its live streams), ./injection.ts (injected data).
  * Zero runtime dependencies: Node's http, crypto and global fetch.
  */
 import { createServer, IncomingMessage as HttpRequest, ServerResponse, Server } from 'http';
-import { unlinkSync } from 'fs';
 import { randomBytes, randomUUID } from 'crypto';
 import type { AddressInfo } from 'net';
 import type { ChatEntry, Dialect, Instance, RecordedDelivery, RecordedRequest, SandboxOptions, WebhookConfig } from './types';
-import { IncomingMessage, TINY_PNG_BASE64, messageId, upsertData } from './messages';
+import { IncomingMessage, messageId, upsertData } from './messages';
 import { dottedEventName } from './events';
 import { errorBody, flattenHeaders, readBody, send } from './http';
 import { DeliveryHost, deliver, post } from './delivery';
 import { Dispatch, createDispatcher } from './dispatch';
 import { ROUTES } from './routes';
-import { control, isControlPath, sseFrame } from './control';
+import { control, isControlPath } from './control';
 import { MediaStore, StoredMedia } from './media';
-import { mediaPath } from './routes/send';
 import { accountOf } from './routes/account';
 import { newGroup, scan } from './accounts';
-import { loadState, serialize, writeStateAtomically } from './store';
+import type { Sandbox } from './sandbox';
+import { StateFile } from './stateFile';
+import { FailOptions, InjectedFailures } from './failures';
+import { LiveChat } from './liveChat';
+import { connectionData, qrData, receive } from './injection';
 import { DEFAULT_SERVER_VERSION, ServerVersion, rootAnswer } from './versions';
 import { licenceRequired, passesGate } from './licence';
 
@@ -39,59 +43,8 @@ export type {
 } from './types';
 export type { IncomingMessage, IncomingMedia } from './messages';
 export type { StoredMedia, MediaMessageType } from './media';
+export type { Sandbox } from './sandbox';
 export { DOCUMENTED_EVENTS, V2_EVENTS, eventsOf, configEventName, dottedEventName } from './events';
-
-export interface Sandbox {
-	readonly url: string;
-	readonly apiKey: string;
-	readonly dialect: Dialect;
-	/** the Evolution API release it plays */
-	readonly version: ServerVersion;
-	/** false: a 2.4 sandbox that is not activated (503 LICENSE_REQUIRED) */
-	readonly licensed: boolean;
-	/** the server's licence instance id (what a 503 LICENSE_REQUIRED names) */
-	readonly licenceInstanceId: string;
-	readonly requests: RecordedRequest[];
-	readonly deliveries: RecordedDelivery[];
-	/** the chat log of all instances, oldest first */
-	readonly chat: ChatEntry[];
-	clearRequests(): void;
-	instanceToken(name: string): string;
-	addInstance(name: string, token?: string): void;
-	/** the phone scans the instance's QR code: the state turns open and CONNECTION_UPDATE is delivered */
-	scan(instance: string): Promise<boolean>;
-	/** a group the instance is in, for tests: `id` (…@g.us), subject and participants' numbers */
-	addGroup(instance: string, group: { id: string; subject: string; participants: string[] }): void;
-	webhookOf(instance: string): WebhookConfig | undefined;
-	/** the names of the instances the server has */
-	instanceNames(): string[];
-	/** with a state file: what loading it found when it could not be used (undefined when all went well) */
-	readonly stateNote?: string;
-	/** with a state file: writes the state now (it is also written shortly after each change and on close) */
-	saveState(): void;
-	failNext(opts: { status: number; message: string; times?: number; path?: string }): void;
-	injectMessage(instance: string, msg: IncomingMessage): Promise<RecordedDelivery | undefined>;
-	injectEvent(instance: string, event: string, data: unknown): Promise<RecordedDelivery | undefined>;
-	injectConnectionUpdate(instance: string, state: 'open' | 'connecting' | 'close' | 'refused'): Promise<RecordedDelivery | undefined>;
-	injectQrCode(instance: string): Promise<RecordedDelivery | undefined>;
-	redeliver(delivery: RecordedDelivery): Promise<RecordedDelivery>;
-	/** the file of a media message the instance sent or received (as received: exact bytes, or the URL) */
-	mediaOf(instance: string, messageId: string): StoredMedia | undefined;
-	/** every stored media file, oldest first */
-	storedMedia(): StoredMedia[];
-	/** forgets every stored media file (they are kept across clearRequests(), up to 256 MB) */
-	clearMedia(): void;
-	/** resolves once every delivery under way (e.g. SEND_MESSAGE after a send) has finished */
-	settled(): Promise<void>;
-	close(): Promise<void>;
-}
-
-interface FailRule {
-	status: number;
-	message: string;
-	times: number;
-	path?: string;
-}
 
 class SandboxImpl implements Sandbox {
 	url = '';
@@ -102,26 +55,21 @@ class SandboxImpl implements Sandbox {
 	readonly licenceInstanceId = randomUUID();
 	readonly requests: RecordedRequest[] = [];
 	readonly deliveries: RecordedDelivery[] = [];
-	readonly chat: ChatEntry[] = [];
 	readonly maxDelayMs: number;
 	readonly media = new MediaStore();
 
 	private readonly instancesByName = new Map<string, Instance>();
-	private readonly failRules: FailRule[] = [];
+	private readonly failures = new InjectedFailures();
 	private readonly pending = new Set<Promise<unknown>>();
 	private readonly sleepers = new Set<() => void>();
-	private readonly sseClients = new Set<{ res: ServerResponse; instance?: string }>();
+	private readonly liveChat = new LiveChat(() => this.stateChanged());
+	private readonly stateFile: StateFile;
 	private readonly abort = new AbortController();
 	private readonly log: (line: string) => void;
 	private readonly delivery: DeliveryHost;
 	private readonly dispatch: Dispatch;
 	private instanceCount = 0;
-	private chatSeq = 0;
 	private closed = false;
-	private keepAlive?: NodeJS.Timeout;
-	private saveTimer?: NodeJS.Timeout;
-	private savedText = '';
-	stateNote?: string;
 	readonly server: Server;
 
 	constructor(private readonly options: SandboxOptions) {
@@ -151,7 +99,7 @@ class SandboxImpl implements Sandbox {
 			maxDelayMs: this.maxDelayMs,
 			instance: (name) => this.instance(name),
 			instances: () => this.instances(),
-			takeFailure: (path) => this.takeFailure(path),
+			takeFailure: (path) => this.failures.take(path),
 			sleep: (ms) => this.sleep(ms),
 			addChat: (e) => this.addChat(e),
 			emit: (inst, event, data) => void this.track(deliver(this.delivery, inst, event, data)),
@@ -163,7 +111,13 @@ class SandboxImpl implements Sandbox {
 				emitFor: (inst, event, data) => void this.track(deliver(this.delivery, inst, event, data)),
 			},
 		});
-		this.loadSavedState();
+		this.stateFile = new StateFile(options.stateFile, () => ({ instances: this.instances(), chat: this.chat }), this.log);
+		const saved = this.stateFile.load(options.fresh === true);
+		if (saved) {
+			for (const inst of saved.instances) this.instancesByName.set(inst.name, inst);
+			this.instanceCount = saved.instances.length;
+			this.liveChat.restore(saved.chat);
+		}
 		for (const i of options.instances ?? [{ name: 'demo' }]) if (!this.instancesByName.has(i.name)) this.addInstance(i.name, i.token);
 		this.server = createServer((req, res) => {
 			this.handle(req, res).catch((err: unknown) => {
@@ -187,62 +141,24 @@ class SandboxImpl implements Sandbox {
 		const addr = this.server.address() as AddressInfo;
 		const shownHost = host.includes(':') ? `[${host}]` : host;
 		this.url = `http://${shownHost}:${addr.port}`;
-		this.keepAlive = setInterval(() => {
-			for (const c of this.sseClients) c.res.write(': keep-alive\n\n');
-		}, 15000);
-		this.keepAlive.unref();
+		this.liveChat.startKeepAlive();
 	}
 
-	// ---------------------------------------------------------------- saved state
-
-	private loadSavedState(): void {
-		const file = this.options.stateFile;
-		if (!file) return;
-		if (this.options.fresh) {
-			for (const f of [file, `${file}.corrupt`]) {
-				try {
-					unlinkSync(f);
-				} catch {
-					/* not there */
-				}
-			}
-			return;
-		}
-		const loaded = loadState(file);
-		if (loaded.problem) {
-			this.stateNote = loaded.problem;
-			this.log(`sandbox: ${loaded.problem}`);
-		}
-		if (!loaded.state) return;
-		for (const inst of loaded.state.instances) this.instancesByName.set(inst.name, inst);
-		this.instanceCount = loaded.state.instances.length;
-		this.chat.push(...loaded.state.chat);
-		this.chatSeq = this.chat.reduce((max, e) => Math.max(max, e.seq), 0);
+	/** the chat log of all instances, oldest first */
+	get chat(): ChatEntry[] {
+		return this.liveChat.entries;
 	}
 
-	/** Writes the state shortly (changes come in bursts: one write for them). */
-	private stateChanged(): void {
-		if (!this.options.stateFile || this.closed || this.saveTimer) return;
-		this.saveTimer = setTimeout(() => {
-			this.saveTimer = undefined;
-			this.saveState();
-		}, 200);
-		this.saveTimer.unref();
+	get stateNote(): string | undefined {
+		return this.stateFile.note;
 	}
 
 	saveState(): void {
-		const file = this.options.stateFile;
-		if (!file) return;
-		if (this.saveTimer) clearTimeout(this.saveTimer);
-		this.saveTimer = undefined;
-		try {
-			const text = serialize(this.instances(), this.chat);
-			if (text === this.savedText) return;
-			writeStateAtomically(file, text);
-			this.savedText = text;
-		} catch (e) {
-			this.log(`sandbox: could not save the state to ${file}: ${e instanceof Error ? e.message : String(e)}`);
-		}
+		this.stateFile.save();
+	}
+
+	private stateChanged(): void {
+		this.stateFile.changed();
 	}
 
 	// ---------------------------------------------------------------- public API
@@ -301,34 +217,14 @@ class SandboxImpl implements Sandbox {
 		};
 	}
 
-	failNext(opts: { status: number; message: string; times?: number; path?: string }): void {
-		this.failRules.push({ status: opts.status, message: opts.message, times: opts.times ?? 1, path: opts.path });
+	failNext(opts: FailOptions): void {
+		this.failures.add(opts);
 	}
 
 	async injectMessage(instance: string, msg: IncomingMessage): Promise<RecordedDelivery | undefined> {
 		const inst = this.mustInstance(instance);
 		const data = upsertData(msg, inst.instanceId, inst.webhook?.webhookBase64 ?? false, this.version);
-		const key = data.key as { remoteJid: string; id: string };
-		const summary = msg.media ? `[${msg.media.kind}] ${msg.media.caption ?? msg.text ?? msg.media.fileName ?? ''}`.trim() : (msg.text ?? '');
-		const m = msg.media;
-		if (m) {
-			// kept as given, for Download Media and the chat page
-			const bytes = Buffer.from(m.base64, 'base64');
-			const caption = m.kind === 'audio' ? undefined : (m.caption ?? msg.text);
-			const fileName = m.kind === 'document' ? (m.fileName ?? 'document') : m.fileName;
-			this.media.put({ instance, messageId: key.id, mediaType: `${m.kind}Message`, mimetype: m.mimetype, fileName, caption, bytes, incoming: true });
-		}
-		this.addChat({
-			direction: 'in',
-			instance,
-			chat: key.remoteJid,
-			kind: msg.media ? msg.media.kind : 'text',
-			text: summary,
-			body: msg,
-			messageId: key.id,
-			pushName: data.pushName as string,
-			...(m ? { media: { url: mediaPath(instance, key.id), mimetype: m.mimetype, fileName: m.fileName, caption: m.caption ?? msg.text, size: Buffer.byteLength(m.base64, 'base64') } } : {}),
-		});
+		this.addChat(receive(this.media, instance, msg, data));
 		return this.track(deliver(this.delivery, inst, 'messages.upsert', data));
 	}
 
@@ -338,11 +234,11 @@ class SandboxImpl implements Sandbox {
 	}
 
 	injectConnectionUpdate(instance: string, state: 'open' | 'connecting' | 'close' | 'refused'): Promise<RecordedDelivery | undefined> {
-		return this.injectEvent(instance, 'connection.update', this.connectionData(this.mustInstance(instance), state));
+		return this.injectEvent(instance, 'connection.update', connectionData(this.mustInstance(instance), state));
 	}
 
 	injectQrCode(instance: string): Promise<RecordedDelivery | undefined> {
-		return this.injectEvent(instance, 'qrcode.updated', this.qrData(this.mustInstance(instance)));
+		return this.injectEvent(instance, 'qrcode.updated', qrData(this.mustInstance(instance)));
 	}
 
 	redeliver(delivery: RecordedDelivery): Promise<RecordedDelivery> {
@@ -355,13 +251,11 @@ class SandboxImpl implements Sandbox {
 
 	async close(): Promise<void> {
 		if (this.closed) return;
-		if (this.options.stateFile) this.saveState();
+		this.stateFile.close();
 		this.closed = true;
-		if (this.keepAlive) clearInterval(this.keepAlive);
 		for (const wake of this.sleepers) wake();
 		this.abort.abort();
-		for (const c of this.sseClients) c.res.end();
-		this.sseClients.clear();
+		this.liveChat.close();
 		await this.settled();
 		await new Promise<void>((resolve) => {
 			this.server.close(() => resolve());
@@ -421,61 +315,18 @@ class SandboxImpl implements Sandbox {
 
 	reset(): void {
 		this.clearRequests();
-		this.chat.length = 0;
-		this.failRules.length = 0;
+		this.failures.clear();
 		this.media.clear();
 		this.stateChanged();
-		for (const c of this.sseClients) c.res.write('event: reset\ndata: {}\n\n');
+		this.liveChat.reset();
 	}
 
 	addStream(res: ServerResponse, instance: string | undefined): () => void {
-		const client = { res, instance };
-		this.sseClients.add(client);
-		return () => this.sseClients.delete(client);
-	}
-
-	private takeFailure(path: string): FailRule | undefined {
-		const rule = this.failRules.find((r) => !r.path || path.includes(r.path));
-		if (rule) {
-			rule.times -= 1;
-			if (rule.times <= 0) this.failRules.splice(this.failRules.indexOf(rule), 1);
-		}
-		return rule;
-	}
-
-	connectionData(inst: Instance, state: string): Record<string, unknown> {
-		const data: Record<string, unknown> = {
-			instance: inst.name,
-			state,
-			statusReason: state === 'open' || state === 'connecting' ? 200 : 428,
-		};
-		if (state === 'open') {
-			data.wuid = inst.jid;
-			data.profileName = `Sandbox ${inst.name}`;
-		}
-		return data;
-	}
-
-	qrData(inst: Instance): Record<string, unknown> {
-		return {
-			qrcode: {
-				instance: inst.name,
-				pairingCode: randomBytes(4).toString('hex').toUpperCase(),
-				code: `2@${randomBytes(48).toString('base64')},${randomBytes(32).toString('base64')},${randomBytes(32).toString('base64')},${randomBytes(32).toString('base64')},1`,
-				base64: `data:image/png;base64,${TINY_PNG_BASE64}`,
-			},
-		};
+		return this.liveChat.addStream(res, instance);
 	}
 
 	addChat(e: Omit<ChatEntry, 'seq' | 'at' | 'time'>): ChatEntry {
-		const at = Date.now();
-		const entry: ChatEntry = { seq: ++this.chatSeq, at, time: new Date(at).toISOString(), ...e };
-		this.chat.push(entry);
-		this.stateChanged();
-		for (const c of this.sseClients) {
-			if (!c.instance || c.instance === entry.instance) c.res.write(sseFrame(entry));
-		}
-		return entry;
+		return this.liveChat.add(e);
 	}
 
 	// ---------------------------------------------------------------- HTTP

@@ -48,10 +48,12 @@ export interface DeliveryEvent {
 	key?: MessageKey;
 	/** Present for a message event (data with a `key` and a `message`). */
 	message?: {
-		content: IDataObject;
 		media?: MediaInfo;
-		/** The file as base64, when the server sent it inside the event (webhookBase64). */
-		base64?: string;
+		/**
+		 * A media message's file, when the server sent it inside the event (webhookBase64): as
+		 * base64, and the name it gets in the item's binary data.
+		 */
+		file?: { base64: string; name: string };
 		/** `messageTimestamp` as an ISO date; null when it is missing or not a time. */
 		timestamp: string | null;
 		/** The readable text, whatever the message's kind ('' when it has none). */
@@ -128,16 +130,16 @@ function eventOf(data: IDataObject, instance: string, eventName: string, dateTim
 	const dedupeKey = key?.id ? keyOfMessage(instance, eventName, key) : eventDedupeKey(instance, eventName, dateTime, data);
 	if (!key || !isRecord(data.message)) return { data, ...(key ? { key } : {}), dedupeKey };
 	const content = data.message;
-	// Unwrapped once here for the text and the type.
+	// Unwrapped once here, for the text, the type and the media alike.
 	const inner = unwrap(content);
+	const media = mediaOf(inner);
 	const base64 = typeof content.base64 === 'string' && content.base64 !== '' ? content.base64 : undefined;
 	return {
 		data,
 		key,
 		message: {
-			content,
-			media: mediaOf(content),
-			...(base64 ? { base64 } : {}),
+			media,
+			...(media && base64 ? { file: { base64, name: fileNameOf(media, key.id) } } : {}),
 			timestamp: timestampOf(data.messageTimestamp, dateTime),
 			text: contentTextOf(inner, 0),
 			type: messageTypeOf(data, inner),
@@ -308,8 +310,8 @@ export function timestampOf(value: unknown, fallback: unknown): string | null {
 
 const MEDIA_KINDS = ['imageMessage', 'videoMessage', 'audioMessage', 'documentMessage', 'stickerMessage'];
 
-function mediaOf(message: IDataObject): MediaInfo | undefined {
-	const m = unwrap(message);
+/** The media part of unwrapped content, if it is a media message. */
+function mediaOf(m: IDataObject): MediaInfo | undefined {
 	const kind = MEDIA_KINDS.find((name) => isRecord(m[name]));
 	if (!kind) return undefined;
 	const media = m[kind] as IDataObject;
@@ -320,7 +322,7 @@ function mediaOf(message: IDataObject): MediaInfo | undefined {
 }
 
 /** The file's own name, or one made of the message id and the MIME type's usual extension. */
-export function fileNameOf(media: MediaInfo, messageId: string): string {
+function fileNameOf(media: MediaInfo, messageId: string): string {
 	if (media.fileName) return media.fileName;
 	const subtype = media.mimeType.split('/')[1] ?? 'bin';
 	const extension = extensionFor(media.mimeType) ?? subtype.replace(/[^a-z0-9]/gi, '').slice(0, 8);

@@ -2,7 +2,6 @@ import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow'
 
 import { base64ProblemText, decodeBase64Text } from '../shared/files';
 import type { Delivery, DeliveryEvent } from './delivery';
-import { fileNameOf } from './delivery';
 import type { TriggerOptions } from './description';
 
 /**
@@ -51,12 +50,11 @@ export async function itemOf(
 	const message = event.message;
 	let data = event.data;
 	let mediaError: string | undefined;
-	if (options.mediaAsBinary && message?.base64 && message.media) {
-		const decoded = decodeBase64Text(message.base64, options.maxFileBytes);
+	if (options.mediaAsBinary && message?.file && message.media) {
+		const decoded = decodeBase64Text(message.file.base64, options.maxFileBytes);
 		if (decoded.ok) {
-			const fileName = fileNameOf(message.media, event.key?.id ?? '');
 			item.binary = {
-				[options.binaryPropertyName]: await prepareBinary(decoded.data, fileName, message.media.mimeType),
+				[options.binaryPropertyName]: await prepareBinary(decoded.data, message.file.name, message.media.mimeType),
 			};
 		} else {
 			// No file rather than a wrong one: the item says why, and the workflow goes on.

@@ -12,7 +12,7 @@ import { isSecretName, REDACTED, Redactor } from '../shared/redact';
  * - drops `__proto__`, `constructor` and `prototype` keys, which no event carries and which
  *   would make a copy of the data differ from the data (an assignment to `__proto__` sets a
  *   prototype, and then a field read finds what the filter never saw);
- * - replaces every secret (shared/redact.ts): in texts, in keys, a number or a short text that
+ * - replaces every secret (shared/redact/): in texts, in keys, a number or a short text that
  *   is a secret, and any value under a secret's name (`apiKey`, `token`, … in any case);
  *   except in a `base64` text (a file's content, often megabytes: a secret can only appear
  *   there by a coincidence of the encoding, and the file goes out as the file it is).

@@ -1,32 +1,45 @@
-import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import { Container } from '@n8n/di';
-import { BinaryDataService, HookContext, WebhookContext } from 'n8n-core';
-import { Workflow } from 'n8n-workflow';
+import { BinaryDataService, WebhookContext } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	INode,
 	INodeExecutionData,
 	INodeParameters,
-	INodeType,
-	IWebhookData,
 	IWebhookResponseData,
 	IWorkflowExecuteAdditionalData,
+	Workflow,
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 
 import { TestCredentialsHelper } from './credentialsHelper';
 import { additionalDataFor } from './additionalData';
-import { nodeTypes, TRIGGER_TYPE } from './nodeTypes';
 import { assertNoSecrets, credentialSecrets } from './secrets';
+import { closeServer, expressResponse, flatHeaders, kindOf, listen, parseBody, postJson, readBody } from './webhookHttp';
+import type { Received, WebhookKind } from './webhookHttp';
+import {
+	HookMethod,
+	TRIGGER_NODE_ID,
+	TRIGGER_NODE_NAME,
+	WEBHOOK_ID,
+	WEBHOOK_PATH,
+	WORKFLOW_ID,
+	clone,
+	persistable,
+	runHook,
+	triggerNode,
+	triggerType,
+	triggerWorkflow,
+	webhookData,
+} from './triggerWorkflow';
 import { deriveSecret } from '../../nodes/MessagingInstanceTrigger/secret';
 
 /**
- * Stands where n8n's webhook machinery stands for a webhook trigger:
+ * Stands where n8n's webhook machinery stands for a webhook trigger (the HTTP plumbing is in
+ * ./webhookHttp.ts, the workflow and its hooks in ./triggerWorkflow.ts):
  *
  * - activation, deactivation, restart and "Listen for test event" run the node's
  *   `webhookMethods.default.checkExists/create/delete` through n8n-core's real HookContext, with
@@ -48,66 +61,14 @@ Container.set(
 	new BinaryDataService({ mode: 'default' } as never, {} as never, {} as never),
 );
 
-export const TRIGGER_NODE_NAME = 'Messaging Instance Trigger';
-const WORKFLOW_ID = 'wf-trigger';
-const WEBHOOK_ID = '5f2c7a36-8d1e-4b8e-9a52-3c1d0b7e9f10';
-
-export type WebhookKind = 'production' | 'test';
-
-export interface Received {
-	kind: WebhookKind;
-	path: string;
-	query: Record<string, string>;
-	headers: Record<string, string>;
-	body: unknown;
-	status: number;
-	response: unknown;
-	/** The items the node emitted (a workflow run started), when it did. */
-	items?: INodeExecutionData[];
-}
+export { TRIGGER_NODE_NAME };
+export type { Received, WebhookKind };
 
 export interface TriggerSetup {
 	parameters: INodeParameters;
 	credentials: ICredentialDataDecryptedObject;
 	/** The trigger's saved version; 1 unless given. */
 	typeVersion?: number;
-}
-
-interface ExpressLikeResponse {
-	statusCode: number;
-	headersSent: boolean;
-	body: unknown;
-	status(code: number): ExpressLikeResponse;
-	setHeader(name: string, value: string): ExpressLikeResponse;
-	header(name: string, value: string): ExpressLikeResponse;
-	json(body: unknown): ExpressLikeResponse;
-	send(body?: unknown): ExpressLikeResponse;
-	end(body?: unknown): ExpressLikeResponse;
-}
-
-function clone<T>(value: T): T {
-	return JSON.parse(JSON.stringify(value ?? {})) as T;
-}
-
-/** What n8n writes to its database: the plain data, without the change marker. */
-function persistable(staticData: IDataObject): IDataObject {
-	const plain = clone(staticData);
-	delete plain.__dataChanged;
-	return plain;
-}
-
-function flatHeaders(req: IncomingMessage): Record<string, string> {
-	const out: Record<string, string> = {};
-	for (const [name, value] of Object.entries(req.headers)) {
-		if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
-	}
-	return out;
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-	const chunks: Buffer[] = [];
-	for await (const chunk of req) chunks.push(chunk as Buffer);
-	return Buffer.concat(chunks).toString('utf8');
 }
 
 export class TriggerHarness {
@@ -135,7 +96,7 @@ export class TriggerHarness {
 	private secrets(): string[] {
 		const secrets = credentialSecrets(this.setup.credentials);
 		const apiKey = typeof this.setup.credentials.apiKey === 'string' ? this.setup.credentials.apiKey : '';
-		const derived = deriveSecret(apiKey, { workflowId: WORKFLOW_ID, nodeId: 'trigger-node', webhookId: WEBHOOK_ID });
+		const derived = deriveSecret(apiKey, { workflowId: WORKFLOW_ID, nodeId: TRIGGER_NODE_ID, webhookId: WEBHOOK_ID });
 		return derived ? [...secrets, derived] : secrets;
 	}
 
@@ -150,12 +111,10 @@ export class TriggerHarness {
 
 	static async start(setup: TriggerSetup): Promise<TriggerHarness> {
 		let harness: TriggerHarness | undefined;
-		const server = createServer((req, res) => {
+		const { server, baseUrl } = await listen((req, res) => {
 			void harness?.handle(req, res);
 		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		const { port } = server.address() as AddressInfo;
-		harness = new TriggerHarness(server, `http://127.0.0.1:${port}`, setup);
+		harness = new TriggerHarness(server, baseUrl, setup);
 		return harness;
 	}
 
@@ -179,11 +138,11 @@ export class TriggerHarness {
 	}
 
 	productionUrl(): string {
-		return `${this.baseUrl}/webhook/${WEBHOOK_ID}/webhook`;
+		return `${this.baseUrl}/webhook/${WEBHOOK_PATH}`;
 	}
 
 	testUrl(): string {
-		return `${this.baseUrl}/webhook-test/${WEBHOOK_ID}/webhook`;
+		return `${this.baseUrl}/webhook-test/${WEBHOOK_PATH}`;
 	}
 
 	/** Activating the workflow (or n8n starting with it active: activation 'init'). */
@@ -237,104 +196,34 @@ export class TriggerHarness {
 		body: string,
 		options: { query?: Record<string, string>; headers?: Record<string, string> } = {},
 	): Promise<{ status: number; body: unknown }> {
-		const url = new URL(kind === 'production' ? this.productionUrl() : this.testUrl());
-		for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, value);
-		const res = await fetch(url, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', ...(options.headers ?? {}) },
-			body,
-		});
-		const text = await res.text();
-		let parsed: unknown = text;
-		try {
-			parsed = JSON.parse(text);
-		} catch {
-			// not JSON: keep the text
-		}
-		return { status: res.status, body: parsed };
+		return await postJson(kind === 'production' ? this.productionUrl() : this.testUrl(), body, options);
 	}
 
 	async close(): Promise<void> {
 		await this.idle();
-		await new Promise<void>((resolve) => {
-			this.server.close(() => resolve());
-			this.server.closeAllConnections();
-		});
+		await closeServer(this.server);
 	}
 
 	// ------------------------------------------------------------------ n8n's side
 
-	private node(): INode {
-		return {
-			id: 'trigger-node',
-			name: TRIGGER_NODE_NAME,
-			type: TRIGGER_TYPE,
-			typeVersion: this.typeVersion,
-			position: [0, 0],
-			parameters: this.parameters,
-			credentials: { messagingInstanceApi: { id: 'cred-1', name: 'Sandbox' } },
-			webhookId: WEBHOOK_ID,
-		};
-	}
-
 	private workflow(active: boolean, staticData: IDataObject = clone(this.persistedStaticData)): Workflow {
-		return new Workflow({
-			id: WORKFLOW_ID,
-			name: 'trigger test',
-			nodes: [this.node()],
-			connections: {},
-			active,
-			nodeTypes,
-			staticData,
-			settings: { executionOrder: 'v1' },
-		});
-	}
-
-	private nodeType(): INodeType {
-		return nodeTypes.getByNameAndVersion(TRIGGER_TYPE) as INodeType;
+		return triggerWorkflow(triggerNode(this.parameters, this.typeVersion), active, staticData);
 	}
 
 	private additionalData(extra: Partial<IWorkflowExecuteAdditionalData> = {}): IWorkflowExecuteAdditionalData {
 		return additionalDataFor(this.credentialsHelper, this.baseUrl, extra);
 	}
 
-	private webhookData(isTest: boolean, additionalData: IWorkflowExecuteAdditionalData): IWebhookData {
-		const description = this.nodeType().description.webhooks?.[0];
-		if (!description) throw new Error('The trigger declares no webhook');
-		return {
-			webhookDescription: description,
-			node: TRIGGER_NODE_NAME,
-			workflowId: WORKFLOW_ID,
-			httpMethod: 'POST',
-			path: `${WEBHOOK_ID}/webhook`,
-			webhookId: WEBHOOK_ID,
-			isTest,
-			workflowExecuteAdditionalData: additionalData,
-		} as IWebhookData;
-	}
-
+	/** Runs one of the node's webhook methods; nothing it left visible may hold a secret. */
 	private async hook(
 		workflow: Workflow,
-		method: 'checkExists' | 'create' | 'delete',
+		method: HookMethod,
 		mode: WorkflowExecuteMode,
 		activation: WorkflowActivateMode,
 		isTest: boolean,
 	): Promise<boolean> {
-		const node = workflow.getNode(TRIGGER_NODE_NAME);
-		if (!node) throw new Error('The trigger is not in the workflow');
-		const additionalData = this.additionalData();
-		const context = new HookContext(
-			workflow,
-			node,
-			additionalData,
-			mode,
-			activation,
-			this.webhookData(isTest, additionalData),
-		);
-		const fn = this.nodeType().webhookMethods?.default?.[method];
-		if (!fn) throw new Error(`The trigger has no ${method}`);
 		try {
-			const result = await fn.call(context);
+			const result = await runHook(workflow, method, mode, activation, isTest, this.additionalData());
 			this.checkNoSecrets(`the trigger's ${method}`, { 'the static data': workflow.staticData });
 			return result;
 		} catch (error) {
@@ -345,11 +234,7 @@ export class TriggerHarness {
 
 	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
 		const url = new URL(req.url ?? '/', this.baseUrl);
-		const kind: WebhookKind | undefined = url.pathname.startsWith('/webhook-test/')
-			? 'test'
-			: url.pathname.startsWith('/webhook/')
-				? 'production'
-				: undefined;
+		const kind = kindOf(url.pathname);
 		const query = Object.fromEntries(url.searchParams.entries());
 		const headers = flatHeaders(req);
 		const raw = await readBody(req);
@@ -376,16 +261,12 @@ export class TriggerHarness {
 			return reply(404, { message: 'The requested webhook is not registered.' });
 		}
 
-		// n8n's body parser: JSON by content type; an empty body is {}.
-		let body: unknown = {};
-		if (raw !== '' && (headers['content-type'] ?? '').includes('json')) {
-			try {
-				body = JSON.parse(raw);
-			} catch {
-				this.received.push(record);
-				return reply(400, { message: 'Failed to parse request body' });
-			}
+		const parsed = parseBody(raw, headers);
+		if (!parsed.ok) {
+			this.received.push(record);
+			return reply(400, { message: 'Failed to parse request body' });
 		}
+		const body = parsed.body;
 		record.body = body;
 		this.received.push(record);
 
@@ -394,7 +275,7 @@ export class TriggerHarness {
 		if (kind === 'test' && this.testStaticData) workflow.setTestStaticData(this.testStaticData);
 		const node = workflow.getNode(TRIGGER_NODE_NAME) as INode;
 
-		const response = this.expressResponse(reply);
+		const response = expressResponse(reply);
 		const request = {
 			method: req.method,
 			url: req.url,
@@ -415,14 +296,14 @@ export class TriggerHarness {
 			node,
 			additionalData,
 			mode,
-			this.webhookData(kind === 'test', additionalData),
+			webhookData(kind === 'test', additionalData),
 			[],
 			null,
 		);
 
 		let result: IWebhookResponseData;
 		try {
-			const webhook = this.nodeType().webhook;
+			const webhook = triggerType().webhook;
 			if (!webhook) throw new Error('The trigger has no webhook()');
 			result = await webhook.call(context);
 		} catch (error) {
@@ -447,7 +328,7 @@ export class TriggerHarness {
 		// n8n (webhook-helpers, `onReceived`): unless the node answered, the answer is the
 		// description's `responseData`, by default the text "firstEntryJson".
 		if (!answered) {
-			const responseData = this.nodeType().description.webhooks?.[0]?.responseData ?? 'firstEntryJson';
+			const responseData = triggerType().description.webhooks?.[0]?.responseData ?? 'firstEntryJson';
 			if (responseData === 'noData') reply(200, undefined);
 			else reply(200, responseData || (result.webhookResponse ?? { message: 'Workflow was started' }));
 		}
@@ -457,36 +338,5 @@ export class TriggerHarness {
 			this.pending.add(ending);
 			void ending.finally(() => this.pending.delete(ending));
 		}
-	}
-
-	private expressResponse(reply: (status: number, body: unknown) => void): ExpressLikeResponse {
-		const response: ExpressLikeResponse = {
-			statusCode: 200,
-			headersSent: false,
-			body: undefined,
-			status(code: number) {
-				response.statusCode = code;
-				return response;
-			},
-			setHeader() {
-				return response;
-			},
-			header() {
-				return response;
-			},
-			json(body: unknown) {
-				response.headersSent = true;
-				response.body = body;
-				reply(response.statusCode, body);
-				return response;
-			},
-			send(body?: unknown) {
-				return response.json(body);
-			},
-			end(body?: unknown) {
-				return response.json(body);
-			},
-		};
-		return response;
 	}
 }

@@ -1,0 +1,43 @@
+/**
+ * Injected failures (`failNext`, POST /_sandbox/fail): the next requests, or the next ones whose
+ * path contains a given part, answer with a chosen status and message instead of their route's
+ * answer. The dispatcher takes one where the real servers' order puts errors (./dispatch.ts).
+ */
+
+export interface FailRule {
+	status: number;
+	message: string;
+	/** how many requests it still fails */
+	times: number;
+	/** only requests whose path contains this */
+	path?: string;
+}
+
+export interface FailOptions {
+	status: number;
+	message: string;
+	times?: number;
+	path?: string;
+}
+
+export class InjectedFailures {
+	private readonly rules: FailRule[] = [];
+
+	add(opts: FailOptions): void {
+		this.rules.push({ status: opts.status, message: opts.message, times: opts.times ?? 1, path: opts.path });
+	}
+
+	/** The failure this request gets (counted as used), or undefined. */
+	take(path: string): FailRule | undefined {
+		const rule = this.rules.find((r) => !r.path || path.includes(r.path));
+		if (rule) {
+			rule.times -= 1;
+			if (rule.times <= 0) this.rules.splice(this.rules.indexOf(rule), 1);
+		}
+		return rule;
+	}
+
+	clear(): void {
+		this.rules.length = 0;
+	}
+}

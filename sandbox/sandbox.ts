@@ -1,0 +1,54 @@
+/**
+ * What a running sandbox offers to tests and tools besides HTTP: its recordings, its
+ * instances, saved state, and injected failures, messages and events. ./server.ts starts one.
+ */
+import type { ChatEntry, Dialect, RecordedDelivery, RecordedRequest, WebhookConfig } from './types';
+import type { IncomingMessage } from './messages';
+import type { StoredMedia } from './media';
+import type { FailOptions } from './failures';
+import type { ServerVersion } from './versions';
+
+export interface Sandbox {
+	readonly url: string;
+	readonly apiKey: string;
+	readonly dialect: Dialect;
+	/** the Evolution API release it plays */
+	readonly version: ServerVersion;
+	/** false: a 2.4 sandbox that is not activated (503 LICENSE_REQUIRED) */
+	readonly licensed: boolean;
+	/** the server's licence instance id (what a 503 LICENSE_REQUIRED names) */
+	readonly licenceInstanceId: string;
+	readonly requests: RecordedRequest[];
+	readonly deliveries: RecordedDelivery[];
+	/** the chat log of all instances, oldest first */
+	readonly chat: ChatEntry[];
+	clearRequests(): void;
+	instanceToken(name: string): string;
+	addInstance(name: string, token?: string): void;
+	/** the phone scans the instance's QR code: the state turns open and CONNECTION_UPDATE is delivered */
+	scan(instance: string): Promise<boolean>;
+	/** a group the instance is in, for tests: `id` (…@g.us), subject and participants' numbers */
+	addGroup(instance: string, group: { id: string; subject: string; participants: string[] }): void;
+	webhookOf(instance: string): WebhookConfig | undefined;
+	/** the names of the instances the server has */
+	instanceNames(): string[];
+	/** with a state file: what loading it found when it could not be used (undefined when all went well) */
+	readonly stateNote?: string;
+	/** with a state file: writes the state now (it is also written shortly after each change and on close) */
+	saveState(): void;
+	failNext(opts: FailOptions): void;
+	injectMessage(instance: string, msg: IncomingMessage): Promise<RecordedDelivery | undefined>;
+	injectEvent(instance: string, event: string, data: unknown): Promise<RecordedDelivery | undefined>;
+	injectConnectionUpdate(instance: string, state: 'open' | 'connecting' | 'close' | 'refused'): Promise<RecordedDelivery | undefined>;
+	injectQrCode(instance: string): Promise<RecordedDelivery | undefined>;
+	redeliver(delivery: RecordedDelivery): Promise<RecordedDelivery>;
+	/** the file of a media message the instance sent or received (as received: exact bytes, or the URL) */
+	mediaOf(instance: string, messageId: string): StoredMedia | undefined;
+	/** every stored media file, oldest first */
+	storedMedia(): StoredMedia[];
+	/** forgets every stored media file (they are kept across clearRequests(), up to 256 MB) */
+	clearMedia(): void;
+	/** resolves once every delivery under way (e.g. SEND_MESSAGE after a send) has finished */
+	settled(): Promise<void>;
+	close(): Promise<void>;
+}
