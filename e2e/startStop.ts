@@ -85,20 +85,27 @@ export async function stopChecks(report: Report, userFolder: string): Promise<vo
 		console.log(`     (gone after ${ms} ms)`);
 	});
 	await report.check('(e) npm start, Ctrl-C twice: forces ("forced"); n8n and both ports are gone within 10 s', async () => {
-		const s = await npmStart(userFolder);
-		const at = Date.now();
-		process.kill(-s.child.pid!, 'SIGINT');
-		// the second while n8n is still shutting down (it takes seconds under load)
-		await sleep(50);
-		try {
+		// The second Ctrl-C must land while the first is still stopping n8n. On a loaded
+		// machine this process may wake too late and find everything already stopped; that
+		// run tested nothing, so it is started again (at most three times) rather than passed.
+		for (let attempt = 1; ; attempt++) {
+			const s = await npmStart(userFolder);
+			const at = Date.now();
 			process.kill(-s.child.pid!, 'SIGINT');
-		} catch (e) {
-			throw new Error(`npm start had already ended before the second Ctrl-C (${(e as Error).message}): the force was not tested`);
+			await waitFor('the first Ctrl-C to be taken ("stopping")', () => /stopping n8n and the sandbox/.test(s.output()) || !running(s.startPid), 10000, 5);
+			try {
+				process.kill(-s.child.pid!, 'SIGINT');
+			} catch (e) {
+				await goneWithin(s, 10000, at);
+				if (attempt < 3) continue;
+				throw new Error(`npm start had ended before the second Ctrl-C in all three attempts (${(e as Error).message}): the force was not tested`);
+			}
+			const ms = await goneWithin(s, 10000, at);
+			// "forced" from start.ts, or the keeper's line when tsx killed its child first
+			assert.match(s.output(), /forced: killing n8n now|keeper ended it/, s.output().slice(-1500));
+			console.log(`     (gone after ${ms} ms${attempt > 1 ? `, attempt ${attempt}` : ''})`);
+			return;
 		}
-		const ms = await goneWithin(s, 10000, at);
-		// "forced" from start.ts, or the keeper's line when tsx killed its child first
-		assert.match(s.output(), /forced: killing n8n now|keeper ended it/, s.output().slice(-1500));
-		console.log(`     (gone after ${ms} ms)`);
 	});
 	await report.check('(e) npm start, SIGKILL of the process running scripts/start.ts: the keeper ends n8n; n8n and both ports are gone within 10 s', async () => {
 		const s = await npmStart(userFolder);
