@@ -22,6 +22,7 @@ export interface ControlHost {
 	instance(name: string): Instance | undefined;
 	reset(): void;
 	failNext(opts: { status: number; message: string; times?: number; path?: string }): void;
+	answerLate(opts: { ms: number; times?: number; path?: string }): void;
 	injectMessage(instance: string, msg: IncomingMessage): Promise<RecordedDelivery | undefined>;
 	injectEvent(instance: string, event: string, data: unknown): Promise<RecordedDelivery | undefined>;
 	connectionData(inst: Instance, state: string): Record<string, unknown>;
@@ -129,6 +130,16 @@ async function failNext({ sb, req, json }: ControlRequest): Promise<void> {
 	json(200, { ok: true });
 }
 
+/** Arms answerLate: the next request(s) to `path` run, then are answered `ms` later. */
+async function answerLate({ sb, req, json }: ControlRequest): Promise<void> {
+	const b = await readJson(req);
+	if (!b || typeof b.ms !== 'number' || !Number.isFinite(b.ms) || b.ms < 0 || b.ms > 600000) {
+		return json(400, { error: 'body must be {"ms": number (0 to 600000), "times"?: number, "path"?: string}' });
+	}
+	sb.answerLate({ ms: b.ms, times: typeof b.times === 'number' ? b.times : undefined, path: typeof b.path === 'string' ? b.path : undefined });
+	json(200, { ok: true });
+}
+
 async function injectMessage({ sb, req, json }: ControlRequest): Promise<void> {
 	const b = await readJson(req);
 	if (!b || typeof b.instance !== 'string' || typeof b.from !== 'string' || b.from.trim() === '') {
@@ -210,6 +221,7 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
 	{ method: 'GET', path: '/_sandbox/deliveries', handle: ({ sb, json }) => json(200, sb.deliveries.map((d) => publicDelivery(d))) },
 	{ method: 'POST', path: '/_sandbox/reset', handle: reset },
 	{ method: 'POST', path: '/_sandbox/fail', handle: failNext },
+	{ method: 'POST', path: '/_sandbox/late', handle: answerLate },
 	{ method: 'POST', path: '/_sandbox/messages', handle: injectMessage },
 	{ method: 'POST', path: '/_sandbox/events', handle: injectEvent },
 	{ method: 'POST', path: '/_sandbox/scan', handle: scan },

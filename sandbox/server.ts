@@ -70,6 +70,12 @@ export interface Sandbox {
 	/** with a state file: writes the state now (it is also written shortly after each change and on close) */
 	saveState(): void;
 	failNext(opts: { status: number; message: string; times?: number; path?: string }): void;
+	/**
+	 * The next request(s) to a path (any, without one) run as usual (a send goes out and is
+	 * stored) and are answered `ms` later: a server slower than the client's timeout, which
+	 * the client sees as a failure although the message went out.
+	 */
+	answerLate(opts: { ms: number; times?: number; path?: string }): void;
 	injectMessage(instance: string, msg: IncomingMessage): Promise<RecordedDelivery | undefined>;
 	injectEvent(instance: string, event: string, data: unknown): Promise<RecordedDelivery | undefined>;
 	injectConnectionUpdate(instance: string, state: 'open' | 'connecting' | 'close' | 'refused'): Promise<RecordedDelivery | undefined>;
@@ -93,6 +99,12 @@ interface FailRule {
 	path?: string;
 }
 
+interface LateRule {
+	ms: number;
+	times: number;
+	path?: string;
+}
+
 class SandboxImpl implements Sandbox {
 	url = '';
 	readonly apiKey: string;
@@ -108,6 +120,7 @@ class SandboxImpl implements Sandbox {
 
 	private readonly instancesByName = new Map<string, Instance>();
 	private readonly failRules: FailRule[] = [];
+	private readonly lateRules: LateRule[] = [];
 	private readonly pending = new Set<Promise<unknown>>();
 	private readonly sleepers = new Set<() => void>();
 	private readonly sseClients = new Set<{ res: ServerResponse; instance?: string }>();
@@ -305,6 +318,10 @@ class SandboxImpl implements Sandbox {
 		this.failRules.push({ status: opts.status, message: opts.message, times: opts.times ?? 1, path: opts.path });
 	}
 
+	answerLate(opts: { ms: number; times?: number; path?: string }): void {
+		this.lateRules.push({ ms: opts.ms, times: opts.times ?? 1, path: opts.path });
+	}
+
 	async injectMessage(instance: string, msg: IncomingMessage): Promise<RecordedDelivery | undefined> {
 		const inst = this.mustInstance(instance);
 		const data = upsertData(msg, inst.instanceId, inst.webhook?.webhookBase64 ?? false, this.version);
@@ -423,6 +440,7 @@ class SandboxImpl implements Sandbox {
 		this.clearRequests();
 		this.chat.length = 0;
 		this.failRules.length = 0;
+		this.lateRules.length = 0;
 		this.media.clear();
 		this.stateChanged();
 		for (const c of this.sseClients) c.res.write('event: reset\ndata: {}\n\n');
@@ -435,12 +453,7 @@ class SandboxImpl implements Sandbox {
 	}
 
 	private takeFailure(path: string): FailRule | undefined {
-		const rule = this.failRules.find((r) => !r.path || path.includes(r.path));
-		if (rule) {
-			rule.times -= 1;
-			if (rule.times <= 0) this.failRules.splice(this.failRules.indexOf(rule), 1);
-		}
-		return rule;
+		return takeRule(this.failRules, path);
 	}
 
 	connectionData(inst: Instance, state: string): Record<string, unknown> {
@@ -526,12 +539,25 @@ class SandboxImpl implements Sandbox {
 				: await this.dispatch(record);
 		record.status = reply.status;
 		record.response = reply.body;
+		// a late answer (answerLate): what the route did stands; only the answer waits
+		const late = takeRule(this.lateRules, path);
+		if (late) await this.sleep(late.ms);
 		// any change an endpoint makes (instances, webhooks, settings, groups, labels; Connect is
 		// a GET that starts connecting) is saved; an unchanged state is not written again
 		if (reply.status < 400) this.stateChanged();
 		send(res, reply.status, reply.body);
 		this.log(`${method} ${path} ${reply.status} ${Date.now() - started}ms`);
 	}
+}
+
+/** The first rule for this path (one without a path matches any), used once. */
+function takeRule<R extends { times: number; path?: string }>(rules: R[], path: string): R | undefined {
+	const rule = rules.find((r) => !r.path || path.includes(r.path));
+	if (rule) {
+		rule.times -= 1;
+		if (rule.times <= 0) rules.splice(rules.indexOf(rule), 1);
+	}
+	return rule;
 }
 
 /** Starts a sandbox server; resolves once it listens. */
