@@ -145,7 +145,7 @@ async function injectMessage({ sb, req, json }: ControlRequest): Promise<void> {
 	if (!b || typeof b.instance !== 'string' || typeof b.from !== 'string' || b.from.trim() === '') {
 		return json(400, { error: 'body must be {"instance": string, "from": string, "text"?: string, "pushName"?: string, "media"?: {...}, "group"?: string}' });
 	}
-	if (typeof b.text !== 'string' && !isObject(b.media)) return json(400, { error: 'give "text" or "media"' });
+	if (typeof b.text !== 'string' && !isObject(b.media) && b.contextInfoOnly !== true) return json(400, { error: 'give "text", "media" or "contextInfoOnly": true' });
 	const media = b.media;
 	if (
 		media !== undefined &&
@@ -163,6 +163,7 @@ async function injectMessage({ sb, req, json }: ControlRequest): Promise<void> {
 		id: typeof b.id === 'string' ? b.id : undefined,
 		group: typeof b.group === 'string' ? b.group : undefined,
 		lid: typeof b.lid === 'string' ? b.lid : undefined,
+		contextInfoOnly: b.contextInfoOnly === true,
 		media: isObject(b.media) ? (b.media as unknown as IncomingMessage['media']) : undefined,
 	});
 	const entry = sb.chat[before] ?? null;

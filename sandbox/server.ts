@@ -12,7 +12,7 @@ import { unlinkSync } from 'fs';
 import { randomBytes, randomUUID } from 'crypto';
 import type { AddressInfo } from 'net';
 import type { ChatEntry, Dialect, Instance, RecordedDelivery, RecordedRequest, SandboxOptions, WebhookConfig } from './types';
-import { IncomingMessage, TINY_PNG_BASE64, messageId, upsertData } from './messages';
+import { IncomingMessage, TINY_PNG_BASE64, messageId, storedKey, upsertData } from './messages';
 import { dottedEventName } from './events';
 import { errorBody, flattenHeaders, readBody, send } from './http';
 import { DeliveryHost, deliver, post } from './delivery';
@@ -341,8 +341,9 @@ class SandboxImpl implements Sandbox {
 			chat: key.remoteJid,
 			kind: msg.media ? msg.media.kind : 'text',
 			text: summary,
-			body: msg,
+			body: msg.contextInfoOnly ? { ...msg, message: data.message } : msg,
 			messageId: key.id,
+			key: storedKey(msg, key.id),
 			pushName: data.pushName as string,
 			...(m ? { media: { url: mediaPath(instance, key.id), mimetype: m.mimetype, fileName: m.fileName, caption: m.caption ?? msg.text, size: Buffer.byteLength(m.base64, 'base64') } } : {}),
 		});
