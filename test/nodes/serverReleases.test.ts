@@ -131,3 +131,31 @@ describe.each(RELEASES)('Download Media of a message without a file (Evolution A
 		});
 	});
 });
+
+describe.each(['2.3.7', '2.4.0'] as const)('the five sends that carry a message id: the output names the id (Evolution API %s)', (release) => {
+	const TO = '5511977770000';
+	const SENDS: Array<[string, Record<string, unknown>, string]> = [
+		['Send Text', { operation: 'sendText', text: 'hi' }, '/message/sendText/demo'],
+		['Send Media', { operation: 'sendMedia', mediaSource: 'url', mediaUrl: 'https://files.example.com/a.png' }, '/message/sendMedia/demo'],
+		['Send Video Note', { operation: 'sendVideoNote', mediaSource: 'url', mediaUrl: 'https://files.example.com/v.mp4' }, '/message/sendPtv/demo'],
+		['Send Sticker', { operation: 'sendSticker', mediaSource: 'url', mediaUrl: 'https://files.example.com/s.webp' }, '/message/sendSticker/demo'],
+		['Send Poll', { operation: 'sendPoll', name: 'Which day?', pollOptions: { option: [{ text: 'Mon' }, { text: 'Fri' }] } }, '/message/sendPoll/demo'],
+	];
+
+	test.each(SENDS)("%s: the node's id goes in the body; the output's messageId is the message's key.id (the node's on 2.4, the server's own on 2.3.7)", async (_name, parameters, path) => {
+		await withRelease(release, async (sandbox) => {
+			const result = await runNode({ parameters: { instance: 'demo', resource: 'message', number: TO, ...parameters }, credentials: credentials(sandbox) });
+			expect(result.error).toBeUndefined();
+			const requests = sent(sandbox);
+			expect(requests.map((request) => [request.path, request.status])).toEqual([[path, 201]]);
+			const chosen = (requests[0].body as { messageId?: unknown }).messageId;
+			expect(chosen).toMatch(/^3EB0[0-9A-F]{18}$/);
+			const json = result.items[0].json as { key: { id: string }; messageId: string };
+			expect(json.messageId).toBe(json.key.id);
+			if (release === '2.4.0') expect(json.messageId).toBe(chosen);
+			else expect(json.messageId).not.toBe(chosen);
+			// the stored message has that id
+			expect(sandbox.chat.filter((entry) => entry.direction === 'out').map((entry) => entry.messageId)).toEqual([json.messageId]);
+		});
+	});
+});
