@@ -45,6 +45,7 @@ import { setUpV2, v2CliChecks, v2ServerChecks, type E2eTools, type V2Run } from 
 import { agentChecks } from './agent';
 import { sendAndWaitChecks } from './sendAndWait';
 import { serverVersionChecks } from './serverVersions';
+import { retriedSendChecks } from './retriedSend';
 import { creatorEntryChecks } from './creator';
 import { Report, waitFor } from './report';
 import type { Sandbox } from './expect';
@@ -150,6 +151,9 @@ async function main(): Promise<void> {
 
 		// --- (p) the echo recipe on 2.3.6, 2.3.7 and 2.4 with LID contacts; (q) credential test, 2.4 not activated
 		await serverVersionChecks(tools, rest, n8n.url);
+
+		// --- (s) a send retried by n8n's Retry On Fail after a late answer: one message, one id
+		await retriedSendChecks(tools, rest);
 
 		// --- (r) what the node creator shows: the merged entry's description, the first action --
 		await creatorEntryChecks(tools, rest);

@@ -207,9 +207,10 @@ export function messageRecord(entry: ChatEntry, instanceId: string): Record<stri
 			: { conversation: typeof body.text === 'string' ? body.text : entry.text };
 	return {
 		id: entry.messageId,
-		key: { id: entry.messageId, fromMe, remoteJid: entry.chat },
+		key: entry.key ? { ...entry.key } : { id: entry.messageId, fromMe, remoteJid: entry.chat },
 		pushName: fromMe ? null : entry.pushName ?? null,
-		messageType: Object.keys(message)[0] ?? 'conversation',
+		// a message with only messageContextInfo has no content type: the server stores `unknown`
+		messageType: body.contextInfoOnly === true ? 'unknown' : (Object.keys(message)[0] ?? 'conversation'),
 		message,
 		messageTimestamp: Math.floor(entry.at / 1000),
 		instanceId,
@@ -222,6 +223,12 @@ export function messageRecord(entry: ChatEntry, instanceId: string): Record<stri
 export interface MessageFilter {
 	id?: string;
 	remoteJid?: string;
+	remoteJidAlt?: string;
+	/**
+	 * 2.3.6 also requires `key.remoteJid` on its own when it is given, so `remoteJidAlt`
+	 * widens nothing then; 2.3.7 and later match either (the given ones, ORed).
+	 */
+	remoteJidAlone?: boolean;
 	fromMe?: boolean;
 	messageType?: string;
 	from?: number;
@@ -234,9 +241,15 @@ export function findMessages(entries: ChatEntry[], instanceId: string, deleted: 
 		.filter((entry) => entry.messageId && !deleted.has(entry.messageId) && entry.kind !== 'presence' && entry.kind !== 'archive')
 		.map((entry) => messageRecord(entry, instanceId))
 		.filter((record) => {
-			const key = record.key as { id: string; fromMe: boolean; remoteJid: string };
+			const key = record.key as { id: string; fromMe: boolean; remoteJid: string; remoteJidAlt?: string };
 			if (filter.id && key.id !== filter.id) return false;
-			if (filter.remoteJid && key.remoteJid !== filter.remoteJid) return false;
+			if (filter.remoteJidAlone && filter.remoteJid && key.remoteJid !== filter.remoteJid) return false;
+			// The server's OR of the chat filters given (an empty branch is dropped, as Prisma does).
+			const chat = [
+				...(filter.remoteJid ? [key.remoteJid === filter.remoteJid] : []),
+				...(filter.remoteJidAlt ? [key.remoteJidAlt === filter.remoteJidAlt] : []),
+			];
+			if (chat.length > 0 && !chat.includes(true)) return false;
 			if (filter.fromMe && !key.fromMe) return false;
 			if (filter.messageType && record.messageType !== filter.messageType) return false;
 			const at = record.messageTimestamp as number;

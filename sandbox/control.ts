@@ -11,7 +11,7 @@ import { isObject, maskUrl, readBody, send } from './http';
 import { summarize } from './delivery';
 import { CHAT_PAGE_HTML } from './chatPage';
 import type { MediaStore } from './media';
-import type { FailOptions } from './failures';
+import type { FailOptions, LateOptions } from './failures';
 import { connectionData, qrData } from './injection';
 import { sseFrame } from './liveChat';
 
@@ -25,6 +25,7 @@ export interface ControlHost {
 	instance(name: string): Instance | undefined;
 	reset(): void;
 	failNext(opts: FailOptions): void;
+	answerLate(opts: LateOptions): void;
 	injectMessage(instance: string, msg: IncomingMessage): Promise<RecordedDelivery | undefined>;
 	injectEvent(instance: string, event: string, data: unknown): Promise<RecordedDelivery | undefined>;
 	/** adds a live chat client; returns the function that removes it */
@@ -126,12 +127,22 @@ async function failNext({ sb, req, json }: ControlRequest): Promise<void> {
 	json(200, { ok: true });
 }
 
+/** Arms answerLate: the next request(s) to `path` run, then are answered `ms` later. */
+async function answerLate({ sb, req, json }: ControlRequest): Promise<void> {
+	const b = await readJson(req);
+	if (!b || typeof b.ms !== 'number' || !Number.isFinite(b.ms) || b.ms < 0 || b.ms > 600000) {
+		return json(400, { error: 'body must be {"ms": number (0 to 600000), "times"?: number, "path"?: string}' });
+	}
+	sb.answerLate({ ms: b.ms, times: typeof b.times === 'number' ? b.times : undefined, path: typeof b.path === 'string' ? b.path : undefined });
+	json(200, { ok: true });
+}
+
 async function injectMessage({ sb, req, json }: ControlRequest): Promise<void> {
 	const b = await readJson(req);
 	if (!b || typeof b.instance !== 'string' || typeof b.from !== 'string' || b.from.trim() === '') {
 		return json(400, { error: 'body must be {"instance": string, "from": string, "text"?: string, "pushName"?: string, "media"?: {...}, "group"?: string}' });
 	}
-	if (typeof b.text !== 'string' && !isObject(b.media)) return json(400, { error: 'give "text" or "media"' });
+	if (typeof b.text !== 'string' && !isObject(b.media) && b.contextInfoOnly !== true) return json(400, { error: 'give "text", "media" or "contextInfoOnly": true' });
 	const media = b.media;
 	if (
 		media !== undefined &&
@@ -149,6 +160,7 @@ async function injectMessage({ sb, req, json }: ControlRequest): Promise<void> {
 		id: typeof b.id === 'string' ? b.id : undefined,
 		group: typeof b.group === 'string' ? b.group : undefined,
 		lid: typeof b.lid === 'string' ? b.lid : undefined,
+		contextInfoOnly: b.contextInfoOnly === true,
 		media: isObject(b.media) ? (b.media as unknown as IncomingMessage['media']) : undefined,
 	});
 	const entry = sb.chat[before] ?? null;
@@ -207,6 +219,7 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
 	{ method: 'GET', path: '/_sandbox/deliveries', handle: ({ sb, json }) => json(200, sb.deliveries.map((d) => publicDelivery(d))) },
 	{ method: 'POST', path: '/_sandbox/reset', handle: reset },
 	{ method: 'POST', path: '/_sandbox/fail', handle: failNext },
+	{ method: 'POST', path: '/_sandbox/late', handle: answerLate },
 	{ method: 'POST', path: '/_sandbox/messages', handle: injectMessage },
 	{ method: 'POST', path: '/_sandbox/events', handle: injectEvent },
 	{ method: 'POST', path: '/_sandbox/scan', handle: scan },

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'crypto';
 import type { ChatEntry, Instance } from './types';
-import { IncomingMessage, TINY_PNG_BASE64 } from './messages';
+import { IncomingMessage, TINY_PNG_BASE64, storedKey } from './messages';
 import type { MediaStore } from './media';
 import { mediaPath } from './routes/send';
 
@@ -57,8 +57,9 @@ export function receive(media: MediaStore, instance: string, msg: IncomingMessag
 		chat: key.remoteJid,
 		kind: msg.media ? msg.media.kind : 'text',
 		text: summary,
-		body: msg,
+		body: msg.contextInfoOnly ? { ...msg, message: data.message } : msg,
 		messageId: key.id,
+		key: storedKey(msg, key.id),
 		pushName: data.pushName as string,
 		...(m ? { media: { url: mediaPath(instance, key.id), mimetype: m.mimetype, fileName: m.fileName, caption: m.caption ?? msg.text, size: Buffer.byteLength(m.base64, 'base64') } } : {}),
 	};

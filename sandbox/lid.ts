@@ -13,6 +13,14 @@ export function isLid(jid: string): boolean {
 	return jid.endsWith('@lid');
 }
 
+/**
+ * The key fields of an incoming message as the server stores it: Baileys' key, on every
+ * release (2.3.7 and 2.4 store the message before they rewrite the key they deliver).
+ */
+export function storedKeyAddress(chat: { fromJid: string; lid?: string; group?: string; groupAddressing?: 'lid' | 'pn' }): Record<string, string> {
+	return incomingKeyAddress('2.3.6', chat);
+}
+
 /** The key fields that name the chat and the author of an incoming message. */
 export function incomingKeyAddress(
 	version: ServerVersion,

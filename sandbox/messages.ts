@@ -3,7 +3,7 @@
  * results as the contract shows them, incoming MESSAGES_UPSERT data and chat summaries.
  */
 import { createHash, randomBytes } from 'crypto';
-import { incomingKeyAddress } from './lid';
+import { incomingKeyAddress, storedKeyAddress } from './lid';
 import { DEFAULT_SERVER_VERSION, ServerVersion } from './versions';
 
 /** A message id that looks like the ones real servers hand out: `3EB0` + 16 upper-case hex digits. */
@@ -107,6 +107,27 @@ export interface IncomingMessage {
 	lid?: string;
 	/** a group's addressing mode for a LID author (default 'lid': `participant` = the LID) */
 	groupAddressing?: 'lid' | 'pn';
+	/**
+	 * a message with no content but its `messageContextInfo` (no text, no file), as the server
+	 * stores some it receives: `messageType` `unknown`
+	 */
+	contextInfoOnly?: boolean;
+}
+
+/** Who an incoming message is from and in which chat, as JIDs. */
+function addressOf(msg: IncomingMessage): { fromJid: string; lid?: string; group?: string; groupAddressing?: 'lid' | 'pn' } {
+	return {
+		fromJid: toJid(msg.from),
+		lid: msg.lid ? toJid(msg.lid) : undefined,
+		group: msg.group ? toJid(msg.group) : undefined,
+		groupAddressing: msg.groupAddressing,
+	};
+}
+
+/** The key of an incoming message as the server stores it (Baileys' key; see lid.ts). */
+export function storedKey(msg: IncomingMessage, id: string): Record<string, unknown> {
+	const { remoteJid, ...rest } = storedKeyAddress(addressOf(msg));
+	return { remoteJid, fromMe: msg.fromMe ?? false, id, ...rest };
 }
 
 /** The `data` of a MESSAGES_UPSERT for an injected incoming message. */
@@ -118,12 +139,7 @@ export function upsertData(
 ): Record<string, unknown> {
 	const fromJid = toJid(msg.from);
 	const id = msg.id ?? '3A' + randomBytes(9).toString('hex').toUpperCase();
-	const address = incomingKeyAddress(version, {
-		fromJid,
-		lid: msg.lid ? toJid(msg.lid) : undefined,
-		group: msg.group ? toJid(msg.group) : undefined,
-		groupAddressing: msg.groupAddressing,
-	});
+	const address = incomingKeyAddress(version, addressOf(msg));
 	const { remoteJid, ...rest } = address;
 	const key: Record<string, unknown> = { remoteJid, fromMe: msg.fromMe ?? false, id, ...rest };
 	let message: Record<string, unknown>;
@@ -157,6 +173,9 @@ export function upsertData(
 		messageType = `${m.kind}Message`;
 		message = { [messageType]: content };
 		if (withBase64) message.base64 = m.base64;
+	} else if (msg.contextInfoOnly) {
+		messageType = 'unknown';
+		message = { messageContextInfo: { deviceListMetadata: {}, deviceListMetadataVersion: 2 } };
 	} else {
 		messageType = 'conversation';
 		message = { conversation: msg.text ?? '' };

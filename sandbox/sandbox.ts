@@ -5,7 +5,7 @@
 import type { ChatEntry, Dialect, RecordedDelivery, RecordedRequest, WebhookConfig } from './types';
 import type { IncomingMessage } from './messages';
 import type { StoredMedia } from './media';
-import type { FailOptions } from './failures';
+import type { FailOptions, LateOptions } from './failures';
 import type { ServerVersion } from './versions';
 
 export interface Sandbox {
@@ -37,6 +37,12 @@ export interface Sandbox {
 	/** with a state file: writes the state now (it is also written shortly after each change and on close) */
 	saveState(): void;
 	failNext(opts: FailOptions): void;
+	/**
+	 * The next request(s) to a path (any, without one) run as usual (a send goes out and is
+	 * stored) and are answered `ms` later: a server slower than the client's timeout, which
+	 * the client sees as a failure although the message went out.
+	 */
+	answerLate(opts: LateOptions): void;
 	injectMessage(instance: string, msg: IncomingMessage): Promise<RecordedDelivery | undefined>;
 	injectEvent(instance: string, event: string, data: unknown): Promise<RecordedDelivery | undefined>;
 	injectConnectionUpdate(instance: string, state: 'open' | 'connecting' | 'close' | 'refused'): Promise<RecordedDelivery | undefined>;

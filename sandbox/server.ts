@@ -25,7 +25,7 @@ import { accountOf } from './routes/account';
 import { newGroup, scan } from './accounts';
 import type { Sandbox } from './sandbox';
 import { StateFile } from './stateFile';
-import { FailOptions, InjectedFailures } from './failures';
+import { FailOptions, InjectedFailures, LateAnswers, LateOptions } from './failures';
 import { LiveChat } from './liveChat';
 import { connectionData, qrData, receive } from './injection';
 import { DEFAULT_SERVER_VERSION, ServerVersion, rootAnswer } from './versions';
@@ -60,6 +60,7 @@ class SandboxImpl implements Sandbox {
 
 	private readonly instancesByName = new Map<string, Instance>();
 	private readonly failures = new InjectedFailures();
+	private readonly lateAnswers = new LateAnswers();
 	private readonly pending = new Set<Promise<unknown>>();
 	private readonly sleepers = new Set<() => void>();
 	private readonly liveChat = new LiveChat(() => this.stateChanged());
@@ -221,6 +222,10 @@ class SandboxImpl implements Sandbox {
 		this.failures.add(opts);
 	}
 
+	answerLate(opts: LateOptions): void {
+		this.lateAnswers.add(opts);
+	}
+
 	async injectMessage(instance: string, msg: IncomingMessage): Promise<RecordedDelivery | undefined> {
 		const inst = this.mustInstance(instance);
 		const data = upsertData(msg, inst.instanceId, inst.webhook?.webhookBase64 ?? false, this.version);
@@ -316,6 +321,7 @@ class SandboxImpl implements Sandbox {
 	reset(): void {
 		this.clearRequests();
 		this.failures.clear();
+		this.lateAnswers.clear();
 		this.media.clear();
 		this.stateChanged();
 		this.liveChat.reset();
@@ -377,6 +383,9 @@ class SandboxImpl implements Sandbox {
 				: await this.dispatch(record);
 		record.status = reply.status;
 		record.response = reply.body;
+		// a late answer (answerLate): what the route did stands; only the answer waits
+		const late = this.lateAnswers.take(path);
+		if (late !== undefined) await this.sleep(late);
 		// any change an endpoint makes (instances, webhooks, settings, groups, labels; Connect is
 		// a GET that starts connecting) is saved; an unchanged state is not written again
 		if (reply.status < 400) this.stateChanged();

@@ -117,6 +117,11 @@ export interface ChatEntry {
 	body: unknown;
 	/** id of the message (sent result or incoming key), when there is one */
 	messageId?: string;
+	/**
+	 * incoming: the key as the server stores it, which is Baileys' key on every release (the
+	 * webhook's may differ: 2.3.7 and 2.4 rewrite it after storing); Find Messages filters on it
+	 */
+	key?: Record<string, unknown>;
 	/** incoming: the contact's display name */
 	pushName?: string;
 	/** a media message: where the chat page loads the file from (GET /_sandbox/media/…) */

@@ -10,6 +10,7 @@ import { messageKey } from '../schemas';
 import type { ChatEntry, RouteContext, RouteDef } from '../types';
 import type { Schema } from '../validate';
 import { accountOf } from './account';
+import { atLeast } from '../versions';
 
 const lastMessage: Schema = { type: 'object', properties: { key: messageKey(['id', 'fromMe', 'remoteJid']) }, required: ['key'] };
 const whereJid: Schema = { type: 'object', properties: { where: { type: 'object', properties: { remoteJid: { type: 'string', minLength: 1 } } } } };
@@ -77,6 +78,8 @@ export const historyRoutes: RouteDef[] = [
 			const filter: MessageFilter = {
 				id: where.key?.id,
 				remoteJid: where.key?.remoteJid,
+				remoteJidAlt: where.key?.remoteJidAlt,
+				remoteJidAlone: !atLeast(ctx.version, '2.3.7'),
 				// The real server filters on fromMe only when it is true.
 				fromMe: where.key?.fromMe === true,
 				messageType: where.messageType,

@@ -78,8 +78,8 @@ describe('lists: one item per record, Return All and Limit (v2)', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(70);
 		expect(sandbox.current.requests.map((request) => request.body)).toEqual([
-			{ where: { key: { remoteJid: '5511988880000@s.whatsapp.net' } }, page: 1, offset: 50 },
-			{ where: { key: { remoteJid: '5511988880000@s.whatsapp.net' } }, page: 2, offset: 50 },
+			{ where: { key: { remoteJid: '5511988880000@s.whatsapp.net', remoteJidAlt: '5511988880000@s.whatsapp.net' } }, page: 1, offset: 50 },
+			{ where: { key: { remoteJid: '5511988880000@s.whatsapp.net', remoteJidAlt: '5511988880000@s.whatsapp.net' } }, page: 2, offset: 50 },
 		]);
 		expect(result.items.every((item) => item.pairedItem && (item.pairedItem as { item: number }).item === 0)).toBe(true);
 	});

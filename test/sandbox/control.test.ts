@@ -112,6 +112,30 @@ describe('control routes, chat log and SSE', () => {
 		expect((await control(sb, 'POST', '/_sandbox/fail', { status: 'x' })).status).toBe(400);
 	});
 
+	it('POST /_sandbox/late arms answerLate: the send goes out at once, its answer comes late, once', async () => {
+		expect((await control(sb, 'POST', '/_sandbox/late', { ms: 600, path: '/message/sendText/' })).status).toBe(200);
+		// A client that gives up after 150 ms sees a timeout…
+		const lost = await fetch(`${sb.url}/message/sendText/demo`, {
+			method: 'POST',
+			headers: { apikey: sb.apiKey, 'content-type': 'application/json' },
+			body: JSON.stringify({ number: '5511999990000', text: 'slow one' }),
+			signal: AbortSignal.timeout(150),
+		}).then(
+			() => 'answered',
+			(e: Error) => e.name,
+		);
+		expect(lost).toBe('TimeoutError');
+		// …while the message already went out and is stored.
+		expect(sb.chat.filter((c) => c.direction === 'out').map((c) => c.text)).toEqual(['slow one']);
+		expect(sb.requests.map((r) => [r.path, r.status])).toEqual([['/message/sendText/demo', 201]]);
+		// Only the next request was armed: the one after it answers at once.
+		const quick = Date.now();
+		expect((await call(sb, '/message/sendText/demo', { number: '5511999990000', text: 'quick one' })).status).toBe(201);
+		expect(Date.now() - quick).toBeLessThan(450);
+		expect((await control(sb, 'POST', '/_sandbox/late', { ms: 'x' })).status).toBe(400);
+		expect((await control(sb, 'POST', '/_sandbox/late', { ms: -1 })).status).toBe(400);
+	});
+
 	it('keeps a chat log of incoming and outgoing traffic (history)', async () => {
 		const key = { remoteJid: '5511999990000@s.whatsapp.net', fromMe: false, id: 'IN1' };
 		await control(sb, 'POST', '/_sandbox/messages', { instance: 'demo', from: '5511999990000', text: 'hi', id: 'IN1' });

@@ -130,3 +130,77 @@ describe('Find Contacts with where.remoteJid ""', () => {
 		});
 	});
 });
+
+describe('Find Messages on a contact known by LID: the stored key is Baileys\' (LID in remoteJid, phone in remoteJidAlt) on every release', () => {
+	const PHONE = '5511944440001@s.whatsapp.net';
+	const LID = '123456789012345@lid';
+	async function find(sb: Sandbox, key: Record<string, unknown>): Promise<Array<{ key: Record<string, unknown> }>> {
+		const answer = await call(sb, '/chat/findMessages/demo', { where: { key } });
+		expect(answer.status).toBe(200);
+		return (answer.body as { messages: { records: Array<{ key: Record<string, unknown> }> } }).messages.records;
+	}
+	async function seed(sb: Sandbox): Promise<void> {
+		await sb.injectMessage('demo', { from: PHONE, lid: LID, id: '3AFROMLID', text: 'from the LID contact' });
+		expect((await call(sb, '/message/sendText/demo', { number: PHONE, text: 'to the phone' })).status).toBe(201);
+	}
+
+	it.each(['2.3.6', '2.3.7', '2.4.0'] as const)('%s: the incoming message is stored under the LID, the reply under the phone JID; key.remoteJid alone matches key.remoteJid only', async (version) => {
+		await withVersion(version, async (sb) => {
+			await seed(sb);
+			const all = await find(sb, {});
+			expect(all.map((r) => [r.key.id === '3AFROMLID' ? 'in' : 'out', r.key.remoteJid, r.key.remoteJidAlt])).toEqual([
+				['out', PHONE, undefined],
+				['in', LID, PHONE],
+			]);
+			expect((await find(sb, { remoteJid: PHONE })).map((r) => r.key.remoteJid)).toEqual([PHONE]);
+			expect((await find(sb, { remoteJid: LID })).map((r) => r.key.id)).toEqual(['3AFROMLID']);
+			// key.remoteJidAlt alone: the OR's other branch is empty and dropped
+			expect((await find(sb, { remoteJidAlt: PHONE })).map((r) => r.key.id)).toEqual(['3AFROMLID']);
+		});
+	});
+
+	it.each(['2.3.7', '2.4.0'] as const)('%s ORs key.remoteJid with key.remoteJidAlt: both set to the phone JID find the whole conversation', async (version) => {
+		await withVersion(version, async (sb) => {
+			await seed(sb);
+			expect((await find(sb, { remoteJid: PHONE, remoteJidAlt: PHONE })).map((r) => r.key.remoteJid)).toEqual([PHONE, LID]);
+		});
+	});
+
+	it('2.3.6 also requires key.remoteJid on its own: both set to the phone JID find the reply only', async () => {
+		await withVersion('2.3.6', async (sb) => {
+			await seed(sb);
+			expect((await find(sb, { remoteJid: PHONE, remoteJidAlt: PHONE })).map((r) => r.key.remoteJid)).toEqual([PHONE]);
+		});
+	});
+});
+
+describe('Download Media of a message without a file', () => {
+	const download = (sb: Sandbox, id: string) => call(sb, '/chat/getBase64FromMediaMessage/demo', { message: { key: { id } }, convertToMp4: false });
+
+	it.each(['2.3.6', '2.3.7', '2.4.0'] as const)('%s: a text message is refused "not of the media type"; an unknown id "not found"', async (version) => {
+		await withVersion(version, async (sb) => {
+			await sb.injectMessage('demo', { from: TO, id: '3ATEXT', text: 'just words' });
+			expect(await download(sb, '3ATEXT')).toMatchObject({ status: 400, body: service('The message is not of the media type') });
+			expect(await download(sb, '3ANOPE')).toMatchObject({ status: 400, body: service('Message not found') });
+		});
+	});
+
+	it('2.3.6 refuses a message with only messageContextInfo', async () => {
+		await withVersion('2.3.6', async (sb) => {
+			await sb.injectMessage('demo', { from: TO, id: '3ACTXONLY', contextInfoOnly: true });
+			expect(await download(sb, '3ACTXONLY')).toMatchObject({ status: 400, body: service('The message is messageContextInfo') });
+		});
+	});
+
+	it.each(['2.3.7', '2.4.0'] as const)('%s answers 201 with a body of null for a message with only messageContextInfo', async (version) => {
+		await withVersion(version, async (sb) => {
+			await sb.injectMessage('demo', { from: TO, id: '3ACTXONLY', contextInfoOnly: true });
+			const answer = await download(sb, '3ACTXONLY');
+			expect([answer.status, answer.text]).toEqual([201, 'null']);
+			const found = await call(sb, '/chat/findMessages/demo', { where: { key: { id: '3ACTXONLY' } } });
+			expect((found.body as { messages: { records: unknown[] } }).messages.records).toEqual([
+				expect.objectContaining({ messageType: 'unknown', message: { messageContextInfo: expect.any(Object) } }),
+			]);
+		});
+	});
+});

@@ -3,6 +3,7 @@ import type { INode, INodeParameters } from 'n8n-workflow';
 
 import { MessagingInstanceTrigger } from '../../nodes/MessagingInstanceTrigger/MessagingInstanceTrigger.node';
 import { startSandbox, type Dialect, type Sandbox } from '../../sandbox/server';
+import type { SandboxOptions } from '../../sandbox/types';
 import { declareSecrets } from '../harness/secrets';
 import { TriggerHarness } from '../harness/webhooks';
 
@@ -29,8 +30,9 @@ export function savedParameters(chosen: INodeParameters = {}, typeVersion = 1): 
  * editor saves it: version 1 with the instance as text unless `typeVersion` says otherwise (a
  * later version gets the instance only where `parameters` gives it).
  */
-export async function setup(dialect: Dialect, parameters: INodeParameters = {}, typeVersion = 1): Promise<Setup> {
+export async function setup(dialect: Dialect, parameters: INodeParameters = {}, typeVersion = 1, server: Pick<SandboxOptions, 'version' | 'licensed'> = {}): Promise<Setup> {
 	const sandbox = await startSandbox({
+		...server,
 		dialect,
 		instances: [{ name: INSTANCE, token: TOKEN }, { name: 'other' }],
 		delivery: { attempts: 1, backoffMs: 5, timeoutMs: 5000 },

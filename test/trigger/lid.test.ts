@@ -194,3 +194,35 @@ describe('trigger: contacts known by LID, as each server version delivers them',
 		expect(direct).toEqual([PHONE, PHONE, PHONE]);
 	});
 });
+
+describe.each(['2.3.6', '2.3.7', '2.4.0'] as const)('trigger on a server playing Evolution API %s: registered, delivered to, with that release\'s headers and keys', (release) => {
+	let s: Setup;
+	afterEach(async () => {
+		await s.close();
+	});
+
+	it('the trigger registers with Set Webhook, the release delivers a LID contact\'s message with its headers, the item has the phone JID as chatId; the same delivery again is a duplicate', async () => {
+		s = await setup('v2', {}, 1, { version: release, licensed: true });
+		await s.harness.activate();
+		const registered = s.sandbox.requests.filter((request) => request.path === `/webhook/set/${INSTANCE}`);
+		expect(registered.map((request) => request.status)).toEqual([201]);
+		const delivery = await s.sandbox.injectMessage(INSTANCE, { from: PHONE, lid: LID, text: `hi from ${release}`, id: `REL-${release}` });
+		expect(delivery?.attempts).toEqual([{ status: 200, responseBody: JSON.stringify({ received: true }) }]);
+		// 2.4 adds its own headers to the delivery; the trigger takes it all the same
+		const added = ['x-instance-id', 'x-instance-name', 'x-event-type', 'x-timestamp'].filter((name) => Object.keys(delivery?.headers ?? {}).some((header) => header.toLowerCase() === name));
+		expect(added).toEqual(release === '2.4.0' ? ['x-instance-id', 'x-instance-name', 'x-event-type', 'x-timestamp'] : []);
+		expect(s.harness.emitted).toHaveLength(1);
+		const item = s.harness.emitted[0].json;
+		expect({ chatId: item.chatId, sender: item.sender, senderLid: item.senderLid, remoteJid: item.remoteJid, text: item.text }).toEqual({
+			chatId: PHONE,
+			sender: PHONE,
+			senderLid: release === '2.3.7' ? null : LID,
+			remoteJid: release === '2.3.6' ? LID : PHONE,
+			text: `hi from ${release}`,
+		});
+		const again = await s.sandbox.redeliver(delivery!);
+		expect(again.attempts.at(-1)?.responseBody).toMatch(/duplicate/);
+		expect(s.harness.emitted).toHaveLength(1);
+		expectNoSecrets(s.harness.emitted, [secretOf(s), s.sandbox.apiKey, TOKEN]);
+	});
+});

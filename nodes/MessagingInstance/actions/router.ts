@@ -11,7 +11,7 @@ import { readPages } from './pages';
 import { ItemParameters, ParameterSource } from './parameters';
 import { FileOutput } from './fileOutput';
 import { findSentMessage, messageIdOf, nodeMessageId, runIndexOf, SendRecord } from './message/messageId';
-import type { BuiltRequest, Operation, OperationRun } from './types';
+import type { BuiltRequest, Operation, OperationRun, Refusal } from './types';
 
 /** The operation's request for one item: its whole request, or its body and query. */
 async function buildRequest(operation: Operation, params: ItemParameters, dialect: Dialect, run: OperationRun): Promise<BuiltRequest> {
@@ -194,6 +194,8 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 			if (operation.minServerVersion !== undefined) {
 				error = explainMissingRoute(error, operation.name, operation.minServerVersion, this.getNode().type.endsWith('Tool'));
 			}
+			const refusal = refusalOf(operation, error);
+			if (refusal) error = inputError(this.getNode(), itemIndex, labels.get(refusal.field) ?? refusal.field, refusal.problem, refusal.hint);
 			if (this.continueOnFail()) {
 				const httpCode = (error as { httpCode?: string | null }).httpCode;
 				output.push({
@@ -213,4 +215,11 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	// when every send failed (Continue On Fail) nobody can answer, so the run goes on.
 	if (waitTill && sentCount > 0) await this.putExecutionToWait(waitTill);
 	return [output];
+}
+
+/** The operation's explanation of a server refusal (a 4xx whose text it knows), if it has one. */
+function refusalOf(operation: Operation, error: { message: string; httpCode?: string | null }): Refusal | undefined {
+	const status = Number(error.httpCode);
+	if (!operation.refusals || !(status >= 400 && status < 500)) return undefined;
+	return operation.refusals.find((refusal) => refusal.serverText.test(error.message));
 }

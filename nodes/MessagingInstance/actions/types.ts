@@ -104,6 +104,21 @@ export interface Operation {
 	 * looks the id up and sends only when the server does not have the message.
 	 */
 	carriesMessageId?: boolean;
+	/**
+	 * Refusals of the server (a 4xx whose text matches) that mean the item's field names the
+	 * wrong thing: the error then names the field and the item, and says what to do.
+	 */
+	refusals?: readonly Refusal[];
+}
+
+/** A server's refusal the operation explains in terms of one of its fields. */
+export interface Refusal {
+	/** the parameter's path, e.g. `messageId` */
+	field: string;
+	/** the server's text that means it */
+	serverText: RegExp;
+	problem: string;
+	hint: string;
 }
 
 /** What the execution lends an operation's request besides the item's parameters. */

@@ -2,9 +2,20 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { maxFileBytes, maxFileSizeProperty, HIGHEST_MAX_FILE_MB, MAX_FILE_SIZE_LABEL, MAX_FILE_SIZE_OPTION } from '../../../shared/files';
 import type { ItemParameters } from '../parameters';
-import type { Operation } from '../types';
+import type { Operation, Refusal } from '../types';
 
 const SIZE_LABEL = `Options: ${MAX_FILE_SIZE_LABEL}`;
+
+/**
+ * A message the server has, without a file: a text (every version refuses it "not of the
+ * media type"), or one with no content but its messageContextInfo, which 2.3.6 refuses and
+ * 2.3.7 and later answer with `null`. All three read the same.
+ */
+const NO_FILE: Omit<Refusal, 'serverText'> = {
+	field: 'messageId',
+	problem: 'is the ID of a message without a file',
+	hint: "Download Media takes the ID of an image, video, audio, document or sticker message. This one is a text, or a message with no content (WhatsApp sends some that carry only context information). Check the trigger's messageType first: imageMessage, videoMessage, audioMessage, documentMessage or stickerMessage.",
+};
 
 /** The largest file the item takes, checked before any request. */
 function maxBytesOf(params: ItemParameters): number {
@@ -68,12 +79,17 @@ export const downloadMedia: Operation = {
 	},
 	// `buffer` is the server's own copy of the file (null unless asked for): never output.
 	toItems: (response, params) => {
+		if (response === null) return params.fail(params.label(NO_FILE.field), NO_FILE.problem, NO_FILE.hint);
 		if (!response || typeof response !== 'object' || Array.isArray(response)) {
 			return params.fail(params.label('messageId'), 'got no file from the server', 'The server answered without the file. Check that the message has media.');
 		}
 		const { buffer: _serverCopy, ...json } = response as IDataObject;
 		return [json];
 	},
+	refusals: [
+		{ ...NO_FILE, serverText: /\bnot of the media type\b/ },
+		{ ...NO_FILE, serverText: /\bis messageContextInfo\b/ },
+	],
 	binaryOutput: {
 		dataField: 'base64',
 		mimeTypeField: 'mimetype',

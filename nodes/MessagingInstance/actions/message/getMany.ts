@@ -64,7 +64,14 @@ export const getManyMessages: Operation = {
 		const key: IDataObject = {};
 		const where: IDataObject = {};
 		const remoteJid = readJidFilter(params, filters);
-		if (remoteJid) key.remoteJid = remoteJid;
+		// Servers store a message from a contact known by LID under Baileys' key: the LID in
+		// remoteJid, the phone JID in remoteJidAlt. 2.3.7 and later match either field (an OR
+		// of the two filters), so the chat's phone JID finds the whole conversation there; 2.3.6
+		// also requires remoteJid alone, so the second filter changes nothing on it.
+		if (remoteJid) {
+			key.remoteJid = remoteJid;
+			key.remoteJidAlt = remoteJid;
+		}
 		// The server filters on fromMe only when it is true.
 		if (filters.fromMe !== undefined && params.checkFlag(filters.fromMe, params.label('filters.fromMe'))) key.fromMe = true;
 		const id = params.checkText(filters.messageId, params.label('filters.messageId')).trim();
