@@ -169,7 +169,7 @@ export const BOT_PLATFORMS: readonly BotPlatform[] = [
 		fields: [
 			{
 				property: {
-					displayName: 'App Type',
+					displayName: 'Bot Type',
 					name: 'botType',
 					type: 'options',
 					options: [
