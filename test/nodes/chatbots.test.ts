@@ -5,6 +5,8 @@ import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { loadOptionsContext } from '../harness/loadOptions';
 import { ACTION_TYPE } from '../harness/nodeTypes';
 import { declareSecrets } from '../harness/secrets';
+import { runNode } from '../harness/engine';
+import { useHostileServer } from '../hostile/server';
 import { credentialsFor, run, sent } from './helpers';
 
 /**
@@ -382,5 +384,24 @@ describe('Event Integration: Set and Get on every Event Bus', () => {
 		const result = await run(sandbox.current, { resource: 'eventIntegration', operation: 'set', kind: 'nats', events: ['MESSAGING_HISTORY_SET'] });
 		expect(sent(sandbox.current).map((request) => request.status)).toEqual([400]);
 		expect(result.error?.message).toMatch(/MESSAGING_HISTORY_SET|enum/);
+	});
+});
+
+describe('Event Integration on a server with the bus turned off', () => {
+	const hostile = useHostileServer();
+	const KEY = 'events-off-key-1234567890';
+
+	test.each<[string, unknown]>([['an empty body', ''], ['null', null]])('Set answered 201 with %s is an error saying which setting turns the bus on; Get says it is off', async (_name, answer) => {
+		hostile.current.answerAll(() => ({ status: 201, json: answer }));
+		const parameters = { instance: 'demo', resource: 'eventIntegration', operation: 'set', kind: 'rabbitmq', events: ['CALL'] };
+		const set = await runNode({ parameters, credentials: { baseUrl: hostile.current.url, apiKey: KEY, dialect: 'v2' } });
+		const get = await runNode({ parameters: { ...parameters, operation: 'get' }, credentials: { baseUrl: hostile.current.url, apiKey: KEY, dialect: 'v2' } });
+		expect(hostile.current.seen.map(({ method, path, body }) => ({ method, path, body }))).toEqual([
+			{ method: 'POST', path: '/rabbitmq/set/demo', body: JSON.stringify({ rabbitmq: { enabled: true, events: ['CALL'] } }) },
+			{ method: 'GET', path: '/rabbitmq/find/demo', body: '' },
+		]);
+		expect(set.error?.message).toBe('"Operation" was not saved: the RabbitMQ integration is turned off on the server [item 0]');
+		expect((set.error as { description?: string } | undefined)?.description).toBe('The server\'s administrator turns it on with RABBITMQ_ENABLED=true in its environment.');
+		expect(get.items.map((item) => item.json)).toEqual([{ enabled: false, events: [] }]);
 	});
 });
