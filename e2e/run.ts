@@ -53,6 +53,7 @@ import { actionChecks } from './actions';
 import { nodeTypeChecks, logChecks } from './loading';
 import { triggerChecks } from './trigger';
 import { restartChecks } from './restart';
+import { chatbotChecks } from './chatbots';
 
 const report = new Report('e2e');
 const record = report.record.bind(report);
@@ -157,6 +158,9 @@ async function main(): Promise<void> {
 
 		// --- (r) what the node creator shows: the merged entry's description, the first action --
 		await creatorEntryChecks(tools, rest);
+
+		// --- (t) Chatbot and Event Integration: every operation chained in one workflow ---------
+		await chatbotChecks(tools, rest);
 
 		// --- (c) node types -------------------------------------------------------------
 		await nodeTypeChecks(report, rest);

@@ -34,9 +34,14 @@ interface Compiled {
 	hasInstance: boolean;
 }
 
+/** `{instance}` and `{id}` (an id the real router reads from the path, e.g. `fetch/:typebotId`) become named groups. */
 function compile(def: RouteDef, template: string): Compiled {
-	const parts = template.split('{instance}').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-	return { def, pattern: new RegExp(`^${parts.join('([^/]+)')}/?$`), hasInstance: parts.length > 1 };
+	const escape = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+	const pattern = template
+		.split(/(\{instance\}|\{id\})/)
+		.map((part) => (part === '{instance}' ? '(?<instance>[^/]+)' : part === '{id}' ? '(?<id>[^/]+)' : escape(part)))
+		.join('');
+	return { def, pattern: new RegExp(`^${pattern}/?$`), hasInstance: template.includes('{instance}') };
 }
 
 export type Dispatch = (record: RecordedRequest) => Promise<Reply>;
@@ -55,12 +60,12 @@ export function createDispatcher(routes: readonly RouteDef[], host: DispatchHost
 	return async (record) => {
 		const { method, path } = record;
 		// 1. the route exists
-		let found: { route: Compiled; name?: string } | undefined;
+		let found: { route: Compiled; name?: string; id?: string } | undefined;
 		for (const route of table) {
 			if (route.def.method !== method) continue;
 			const m = route.pattern.exec(path);
 			if (m) {
-				found = { route, name: m[1] };
+				found = { route, name: m.groups?.instance, id: m.groups?.id };
 				break;
 			}
 		}
@@ -117,7 +122,16 @@ export function createDispatcher(routes: readonly RouteDef[], host: DispatchHost
 		if (typeof delay === 'number') await host.sleep(Math.min(delay, host.maxDelayMs));
 
 		const current = inst as Instance;
+		let pathId = found.id;
+		if (pathId !== undefined) {
+			try {
+				pathId = decodeURIComponent(pathId);
+			} catch {
+				// keep it as it came
+			}
+		}
 		const ctx: RouteContext = {
+			pathId,
 			dialect: host.dialect,
 			v2: host.dialect === 'v2',
 			version: host.version,

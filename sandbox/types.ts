@@ -161,6 +161,17 @@ export interface Instance {
 	settings?: Record<string, unknown>;
 	/** connection, groups, labels, blocks (./accounts.ts); made on first use */
 	account?: Account;
+	/** the chatbot platforms' bots, settings, sessions and OpenAI credentials (routes/chatbot.ts) */
+	chatbots?: ChatbotState;
+	/** the event buses' saved settings, by kind (routes/events.ts) */
+	eventBuses?: Record<string, Record<string, unknown>>;
+}
+
+export interface ChatbotState {
+	bots: Record<string, Array<Record<string, unknown>>>;
+	settings: Record<string, Record<string, unknown>>;
+	sessions: Array<{ id: string; kind: string; botId: string; remoteJid: string; status: string; createdAt: string; updatedAt: string }>;
+	openaiCreds: Array<Record<string, unknown>>;
 }
 
 export interface Reply {
@@ -185,6 +196,8 @@ export interface RouteContext {
 	/** the parsed JSON body ({} when there is none) */
 	readonly body: Body;
 	readonly query: Record<string, string>;
+	/** the id a route reads from its path (`{id}` in the route's template) */
+	readonly pathId?: string;
 	/** the request's `apikey` header */
 	readonly apikey: string | undefined;
 	/** the server's global key */

@@ -27,7 +27,16 @@ export const ROUTES = {
 	setWebhook: { method: 'POST', path: '/webhook/set', scope: 'instance' },
 	/** The instance's webhook as stored (v2.x servers); read with `readWebhook`. */
 	findWebhook: { method: 'GET', path: '/webhook/find', scope: 'instance' },
+	/** The OpenAI credentials stored on the instance (each with its API key: redact the answer). */
+	listOpenAiCredentials: { method: 'GET', path: '/openai/creds', scope: 'instance' },
+	/** The models an OpenAI credential may use (`?openaiCredsId=`; none: the OpenAI settings' credential). */
+	listOpenAiModels: { method: 'GET', path: '/openai/getModels', scope: 'instance' },
 } as const satisfies Record<string, Route>;
+
+/** The bots of one chatbot platform on the instance (`kind`: the platform's route prefix, e.g. `typebot`). */
+export function chatbotListRoute(kind: string): Route {
+	return { method: 'GET', path: `/${kind}/find`, scope: 'instance' };
+}
 
 /** Check Numbers, whose path differs by dialect; the credential test uses the documented one. */
 export const CHECK_NUMBERS_PATH: Readonly<Record<DialectName, string>> = {

@@ -23,19 +23,23 @@ const RESOURCE_NAMES = new Map(
 
 const nameOf = (operation: Operation) => `${operation.name} (${operation.resource}:${operation.value})`;
 
-/** The request line an operation sends with a dialect, as the sandbox writes its paths. */
-function requestOf(operation: Operation, dialect: DialectName): { method: string; path: string } {
-	const route = typeof operation.path === 'function' ? operation.path(dialectOf(dialect)) : operation.path;
-	return { method: operation.method ?? 'POST', path: operation.scope === 'server' ? route : `${route}/{instance}` };
+/**
+ * The request lines an operation sends with a dialect, as the sandbox writes its paths: one,
+ * or one per path of an operation whose path depends on the item (a bot platform, `{id}`).
+ */
+function requestsOf(operation: Operation, dialect: DialectName): Array<{ method: string; path: string }> {
+	const routes = operation.itemPaths ?? [typeof operation.path === 'function' ? operation.path(dialectOf(dialect)) : operation.path];
+	return routes.map((route) => ({ method: operation.method ?? 'POST', path: operation.scope === 'server' ? route : `${route}/{instance}` }));
 }
 
 function missingSandboxRoutes(operations: readonly Operation[]): string[] {
 	const missing: string[] = [];
 	for (const operation of operations) {
 		for (const dialect of operation.v2Only ? (['v2'] as const) : (['documented', 'v2'] as const)) {
-			const { method, path } = requestOf(operation, dialect);
-			if (!SANDBOX_ROUTES.some((route) => route.method === method && route.path[dialect] === path)) {
-				missing.push(`${nameOf(operation)}: no sandbox route ${method} ${path} for the ${dialect} dialect (add an entry to sandbox/routes/)`);
+			for (const { method, path } of requestsOf(operation, dialect)) {
+				if (!SANDBOX_ROUTES.some((route) => route.method === method && route.path[dialect] === path)) {
+					missing.push(`${nameOf(operation)}: no sandbox route ${method} ${path} for the ${dialect} dialect (add an entry to sandbox/routes/)`);
+				}
 			}
 		}
 	}
@@ -113,6 +117,24 @@ describe('every operation of the registry is served, documented and run end to e
 
 	test('each operation has an end-to-end case', () => {
 		expect(missingE2eCases(OPERATIONS)).toEqual([]);
+	});
+
+	test('an operation whose path depends on the item needs a sandbox route for each of its paths', () => {
+		const probe: Operation = {
+			resource: 'chatbot',
+			value: 'contractProbe',
+			name: 'Contract Probe',
+			action: 'Probe',
+			description: 'Not registered',
+			properties: [],
+			method: 'GET',
+			v2Only: true,
+			path: '/typebot/fetch/{id}',
+			itemPaths: ['/typebot/fetch/{id}', '/probebot/fetch/{id}'],
+		};
+		expect(missingSandboxRoutes([probe])).toEqual([
+			'Contract Probe (chatbot:contractProbe): no sandbox route GET /probebot/fetch/{id}/{instance} for the v2 dialect (add an entry to sandbox/routes/)',
+		]);
 	});
 
 	test('an operation missing everywhere is named with each missing piece', () => {

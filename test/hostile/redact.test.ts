@@ -43,6 +43,11 @@ describe('redactDeep', () => {
 		},
 	);
 
+	test('the secrets of chatbot and event-bus answers are hidden by their names, outside any headers too', () => {
+		const answer = { id: 'bot1', apiKey: 'app-1', basicAuthUser: 'bot', basicAuthPass: 'pass-1', fallback: { basicAuthPassword: 'pass-2' }, pusher: { key: 'public-key', secret: 'pusher-1' } };
+		expect(redactDeep(answer, [])).toEqual({ id: 'bot1', apiKey: REDACTED, basicAuthUser: 'bot', basicAuthPass: REDACTED, fallback: { basicAuthPassword: REDACTED }, pusher: { key: 'public-key', secret: REDACTED } });
+	});
+
 	test('an empty value under a sensitive key stays empty, so the user sees the key was missing', () => {
 		expect(redactDeep({ apikey: '' }, ['x'])).toEqual({ apikey: '' });
 	});

@@ -15,6 +15,8 @@ const ACCEPT_GROUPS = new Set([
 	),
 	'chat:sendPresence',
 	'contact:getProfilePicture',
+	// the chats a platform's bots ignore may be groups ("@g.us": every group)
+	'chatbot:updateSettings',
 ]);
 
 /** A group's id offered as input (not a setting about groups, such as Ignore Groups). */

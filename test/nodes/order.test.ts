@@ -28,7 +28,7 @@ function creatorActions(): string[] {
 }
 
 describe('the order of resources and operations', () => {
-	test('Message is the first resource, then Chat, Contact, Group, Instance, Label, Setting, Webhook', () => {
+	test('Message is the first resource, then Chat, Contact, Group, Instance, Label, Setting, Webhook, Chatbot, Event Integration', () => {
 		expect(optionsOf('resource').map((option) => option.value)).toEqual([
 			'message',
 			'chat',
@@ -38,6 +38,8 @@ describe('the order of resources and operations', () => {
 			'label',
 			'settings',
 			'webhook',
+			'chatbot',
+			'eventIntegration',
 		]);
 	});
 

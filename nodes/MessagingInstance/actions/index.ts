@@ -1,6 +1,18 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { archiveChat } from './chat/archive';
+import { changeChatbotStatus } from './chatbot/changeStatus';
+import { createChatbot } from './chatbot/create';
+import { deleteChatbot } from './chatbot/delete';
+import { getChatbot } from './chatbot/get';
+import { getManyChatbots } from './chatbot/getMany';
+import { getChatbotSessions } from './chatbot/getSessions';
+import { getChatbotSettings } from './chatbot/getSettings';
+import { ignoreChatbotChat } from './chatbot/ignoreChat';
+import { createOpenAiCredential, deleteOpenAiCredential, getManyOpenAiCredentials, getOpenAiModels } from './chatbot/openAiCredentials';
+import { startTypebot } from './chatbot/start';
+import { updateChatbot } from './chatbot/update';
+import { updateChatbotSettings } from './chatbot/updateSettings';
 import { checkNumbers } from './chat/checkNumbers';
 import { getManyChats } from './chat/getMany';
 import { getManyChannels } from './chat/getManyChannels';
@@ -57,6 +69,8 @@ import { sendStatus } from './message/sendStatus';
 import { sendSticker } from './message/sendSticker';
 import { sendText } from './message/sendText';
 import { sendVideoNote } from './message/sendVideoNote';
+import { getEventIntegration } from './eventIntegration/get';
+import { setEventIntegration } from './eventIntegration/set';
 import { getSettings } from './settings/get';
 import { setSettings } from './settings/set';
 import { fieldLabels } from './parameters';
@@ -136,6 +150,25 @@ export const OPERATIONS: readonly Operation[] = [
 	getSettings,
 	setWebhook,
 	getWebhook,
+	// chatbot: the platforms' shared operations, then OpenAI's credentials
+	createChatbot,
+	getManyChatbots,
+	getChatbot,
+	updateChatbot,
+	deleteChatbot,
+	getChatbotSettings,
+	updateChatbotSettings,
+	changeChatbotStatus,
+	getChatbotSessions,
+	ignoreChatbotChat,
+	startTypebot,
+	createOpenAiCredential,
+	getManyOpenAiCredentials,
+	deleteOpenAiCredential,
+	getOpenAiModels,
+	// event integrations
+	setEventIntegration,
+	getEventIntegration,
 ];
 
 interface ResourceEntry {
@@ -159,6 +192,8 @@ const RESOURCES: ResourceEntry[] = [
 	{ name: 'Label', value: 'label', description: 'Labels of chats (v2 servers)', defaultOperation: 'getMany' },
 	{ name: 'Setting', value: 'settings', description: 'Behaviour of the instance', defaultOperation: 'set' },
 	{ name: 'Webhook', value: 'webhook', description: 'Where the instance delivers its events', defaultOperation: 'set' },
+	{ name: 'Chatbot', value: 'chatbot', description: 'Bots of the server\'s chatbot platforms (OpenAI, Typebot, Dify, Flowise, n8n, EvoAI, Evolution Bot) (v2 servers)', defaultOperation: 'getMany' },
+	{ name: 'Event Integration', value: 'eventIntegration', description: 'Event buses the instance\'s events go to: WebSocket, RabbitMQ, SQS, NATS, Pusher, Kafka (v2 servers)', defaultOperation: 'get' },
 ];
 
 /**
@@ -212,6 +247,24 @@ export const OPERATION_ORDER: Record<Resource, readonly string[]> = {
 	label: ['getMany', 'addToChat', 'removeFromChat'],
 	settings: ['set', 'get'],
 	webhook: ['set', 'get'],
+	chatbot: [
+		'getMany',
+		'get',
+		'create',
+		'update',
+		'delete',
+		'getSessions',
+		'changeStatus',
+		'ignoreChat',
+		'start',
+		'getSettings',
+		'updateSettings',
+		'getManyOpenAiCredentials',
+		'createOpenAiCredential',
+		'deleteOpenAiCredential',
+		'getOpenAiModels',
+	],
+	eventIntegration: ['get', 'set'],
 };
 
 /** The operations of a resource in dropdown order: the listed ones first, then the rest by name. */

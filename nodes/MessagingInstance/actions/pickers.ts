@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult, INodeProperties } from 'n8n-workflow';
 
 import { boundedListReader, type BoundedList } from '../../shared/boundedList';
-import { recordsOf, ROUTES, type Route } from '../../shared/routes';
+import { chatbotListRoute, recordsOf, ROUTES, type Route } from '../../shared/routes';
 import { apiRequest, openConnection } from '../../shared/transport';
 
 /**
@@ -122,12 +122,70 @@ export async function searchLabels(this: ILoadOptionsFunctions, filter?: string)
 	);
 }
 
+/** The text of a current parameter (a picker's chosen or typed value), trimmed; '' when unset. */
+function currentText(ctx: ILoadOptionsFunctions, name: string): string {
+	try {
+		return textOf(ctx.getCurrentNodeParameter(name, { extractValue: true })).trim();
+	} catch {
+		return '';
+	}
+}
+
+/** The bots of the chosen platform on the chosen instance, by description. */
+export async function searchChatbots(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const instance = currentInstance(this);
+	const kind = currentText(this, 'kind');
+	// The platform is one of the node's own values, never a path of its own.
+	if (instance === '' || !/^[A-Za-z0-9]+$/.test(kind)) return { results: [] };
+	const bots = await readList(this, chatbotListRoute(kind), instance);
+	return result(
+		bots.map((bot) => {
+			const id = textOf(bot.id);
+			const description = textOf(bot.description);
+			if (id === '' || !matches(filter, description, id)) return undefined;
+			const trigger = textOf(bot.triggerType);
+			const label = description || id;
+			return { name: trigger !== '' ? `${label} (${trigger}${bot.enabled === false ? ', disabled' : ''})` : label, value: id };
+		}),
+	);
+}
+
+/** The OpenAI credentials stored on the chosen instance, by name (never their keys). */
+export async function searchOpenAiCredentials(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const instance = currentInstance(this);
+	if (instance === '') return { results: [] };
+	const credentials = await readList(this, ROUTES.listOpenAiCredentials, instance);
+	return result(
+		credentials.map((credential) => {
+			const id = textOf(credential.id);
+			const name = textOf(credential.name);
+			if (id === '' || !matches(filter, name, id)) return undefined;
+			return { name: name || id, value: id };
+		}),
+	);
+}
+
+/** The models the chosen OpenAI credential may use (the settings' credential when none is chosen). */
+export async function searchOpenAiModels(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const instance = currentInstance(this);
+	if (instance === '') return { results: [] };
+	const credential = currentText(this, 'openaiCredsId');
+	const models = await readList(this, ROUTES.listOpenAiModels, instance, credential === '' ? undefined : { openaiCredsId: credential });
+	return result(
+		models.map((model) => {
+			const id = textOf(model.id);
+			if (id === '' || !matches(filter, id)) return undefined;
+			return { name: id, value: id };
+		}),
+	);
+}
+
 /** A picker: choose from the server's list, or type the value. */
 export function picker(spec: {
 	displayName: string;
 	name: string;
 	description: string;
-	searchMethod: 'searchInstances' | 'searchGroups' | 'searchLabels';
+	searchMethod: 'searchInstances' | 'searchGroups' | 'searchLabels' | 'searchChatbots' | 'searchOpenAiCredentials' | 'searchOpenAiModels';
 	typedMode: { displayName: string; name: string; placeholder: string };
 }): INodeProperties {
 	return {

@@ -131,6 +131,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 				const version = await serverVersionOf(this, connection);
 				if (version !== undefined) itemDialect = dialectOf(dialect.name, version);
 			}
+			const itemRoute = operation.itemPath ? operation.itemPath(params) : route;
 			const request = await buildRequest(operation, params, itemDialect, run);
 			learn(request);
 			const file = operation.binaryOutput ? new FileOutput(this, params, itemIndex, operation.binaryOutput) : undefined;
@@ -141,7 +142,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 					connection,
 					{
 						method: operation.method ?? 'POST',
-						route,
+						route: itemRoute,
 						instance,
 						body: built.body,
 						qs: built.query,

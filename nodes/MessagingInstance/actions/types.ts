@@ -3,7 +3,7 @@ import type { IDataObject, IHttpRequestMethods, INodeProperties } from 'n8n-work
 import type { Dialect } from '../../shared/dialect';
 import type { ItemParameters } from './parameters';
 
-export type Resource = 'message' | 'chat' | 'contact' | 'group' | 'instance' | 'label' | 'settings' | 'webhook';
+export type Resource = 'message' | 'chat' | 'contact' | 'group' | 'instance' | 'label' | 'settings' | 'webhook' | 'chatbot' | 'eventIntegration';
 
 /** A file in the response, as base64, that the router turns into n8n binary data. */
 export interface BinaryOutput {
@@ -56,6 +56,16 @@ export interface Operation {
 	method?: IHttpRequestMethods;
 	/** Route without the instance, e.g. `/message/sendText`; a function where the dialects differ. */
 	path: string | ((dialect: Dialect) => string);
+	/**
+	 * The path of one item's request where it depends on the item (a bot platform chosen in the
+	 * node, an id inside the path); `path` is then the first of `itemPaths`.
+	 */
+	itemPath?(params: ItemParameters): string;
+	/**
+	 * Every path `itemPath` can give, `{id}` standing for an id inside it: what the sandbox must
+	 * serve for this operation.
+	 */
+	itemPaths?: readonly string[];
 	/** `server` for routes of the whole server (no instance in the path, no Instance field). */
 	scope?: 'instance' | 'server';
 	/** Served by v2.x servers only: with the documented dialect it fails before any request. */

@@ -23,6 +23,9 @@ const SECRET_NAMES = new Set([
 	'setcookie',
 	'password',
 	'passwd',
+	// a chatbot's basic authentication (n8n bots): the server names it either way
+	'basicauthpass',
+	'basicauthpassword',
 	'secret',
 	'clientsecret',
 	'webhooksecret',
