@@ -27,6 +27,8 @@ export const ROUTES = {
 	setWebhook: { method: 'POST', path: '/webhook/set', scope: 'instance' },
 	/** The instance's webhook as stored (v2.x servers); read with `readWebhook`. */
 	findWebhook: { method: 'GET', path: '/webhook/find', scope: 'instance' },
+	/** The message templates of a Cloud API instance, as Meta lists them (its first page). */
+	listTemplates: { method: 'GET', path: '/template/find', scope: 'instance' },
 } as const satisfies Record<string, Route>;
 
 /** Check Numbers, whose path differs by dialect; the credential test uses the documented one. */
@@ -72,4 +74,20 @@ export function readWebhook(answer: unknown): FoundWebhook | null {
 		byEvents: record.webhookByEvents === true,
 		headers,
 	};
+}
+
+/** The integration a Cloud API (Meta) instance has; Baileys is `WHATSAPP-BAILEYS`, Evolution's channel `EVOLUTION`. */
+export const CLOUD_API_INTEGRATION = 'WHATSAPP-BUSINESS';
+
+/** The integration of the named instance in a list of instances; undefined when the list does not say. */
+export function integrationIn(answer: unknown, instance: string): string | undefined {
+	const record = recordsOf(answer).find((entry) => entry.name === instance || entry.instanceName === instance);
+	return typeof record?.integration === 'string' && record.integration !== '' ? record.integration : undefined;
+}
+
+/** The templates of a template list answer: Meta's records (the server answers an empty body when Meta refuses). */
+export function templatesIn(answer: unknown): IDataObject[] | undefined {
+	if (Array.isArray(answer)) return recordsOf(answer);
+	if (answer && typeof answer === 'object' && Array.isArray((answer as IDataObject).data)) return recordsOf((answer as IDataObject).data);
+	return undefined;
 }

@@ -1,6 +1,30 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { archiveChat } from './chat/archive';
+import { getCatalog } from './business/getCatalog';
+import { getCollections } from './business/getCollections';
+import { getChat } from './chat/get';
+import { getChatwoot } from './chatwoot/get';
+import { setChatwoot } from './chatwoot/set';
+import { acceptInvite } from './group/acceptInvite';
+import { getInviteInfo } from './group/getInviteInfo';
+import { getReceipts } from './message/getReceipts';
+import { sendTemplate } from './message/sendTemplate';
+import { getBusinessProfile } from './profile/getBusinessProfile';
+import { getPrivacy } from './profile/getPrivacy';
+import { removeProfilePicture } from './profile/removePicture';
+import { updateProfileName } from './profile/updateName';
+import { updateProfilePicture } from './profile/updatePicture';
+import { updatePrivacy } from './profile/updatePrivacy';
+import { updateProfileStatus } from './profile/updateStatus';
+import { getProxy } from './proxy/get';
+import { setProxy } from './proxy/set';
+import { getMedia } from './storage/getMedia';
+import { getMediaUrl } from './storage/getMediaUrl';
+import { createTemplate } from './template/create';
+import { deleteTemplate } from './template/delete';
+import { getManyTemplates } from './template/getMany';
+import { updateTemplate } from './template/update';
 import { checkNumbers } from './chat/checkNumbers';
 import { getManyChats } from './chat/getMany';
 import { getManyChannels } from './chat/getManyChannels';
@@ -89,6 +113,8 @@ export const OPERATIONS: readonly Operation[] = [
 	sendCarousel,
 	markAsPlayed,
 	getPollVotes,
+	sendTemplate,
+	getReceipts,
 	// chat
 	archiveChat,
 	checkNumbers,
@@ -97,6 +123,7 @@ export const OPERATIONS: readonly Operation[] = [
 	getManyChats,
 	markChatUnread,
 	getManyChannels,
+	getChat,
 	// contact
 	getManyContacts,
 	getProfile,
@@ -127,6 +154,8 @@ export const OPERATIONS: readonly Operation[] = [
 	revokeInviteCode,
 	sendInvite,
 	leaveGroup,
+	acceptInvite,
+	getInviteInfo,
 	// label
 	getManyLabels,
 	addLabelToChat,
@@ -136,6 +165,31 @@ export const OPERATIONS: readonly Operation[] = [
 	getSettings,
 	setWebhook,
 	getWebhook,
+	// profile
+	getBusinessProfile,
+	updateProfileName,
+	updateProfileStatus,
+	updateProfilePicture,
+	removeProfilePicture,
+	getPrivacy,
+	updatePrivacy,
+	// proxy
+	setProxy,
+	getProxy,
+	// business
+	getCatalog,
+	getCollections,
+	// template
+	createTemplate,
+	getManyTemplates,
+	updateTemplate,
+	deleteTemplate,
+	// storage
+	getMedia,
+	getMediaUrl,
+	// chatwoot
+	setChatwoot,
+	getChatwoot,
 ];
 
 interface ResourceEntry {
@@ -159,6 +213,12 @@ const RESOURCES: ResourceEntry[] = [
 	{ name: 'Label', value: 'label', description: 'Labels of chats (v2 servers)', defaultOperation: 'getMany' },
 	{ name: 'Setting', value: 'settings', description: 'Behaviour of the instance', defaultOperation: 'set' },
 	{ name: 'Webhook', value: 'webhook', description: 'Where the instance delivers its events', defaultOperation: 'set' },
+	{ name: 'Profile', value: 'profile', description: 'The account of the instance: name, status, picture, privacy, business profile (v2 servers)', defaultOperation: 'updateName' },
+	{ name: 'Proxy', value: 'proxy', description: 'The proxy the instance connects through (v2 servers)', defaultOperation: 'set' },
+	{ name: 'Business', value: 'business', description: 'WhatsApp Business catalogs: products and collections (v2 servers)', defaultOperation: 'getCatalog' },
+	{ name: 'Template', value: 'template', description: 'Meta message templates of Cloud API instances (v2 servers)', defaultOperation: 'getMany' },
+	{ name: 'Storage', value: 'storage', description: 'Media the server stored in its S3 storage (v2 servers)', defaultOperation: 'getMedia' },
+	{ name: 'Chatwoot', value: 'chatwoot', description: 'The instance\'s Chatwoot inbox (v2 servers)', defaultOperation: 'set' },
 ];
 
 /**
@@ -182,14 +242,16 @@ export const OPERATION_ORDER: Record<Resource, readonly string[]> = {
 		'sendSticker',
 		'sendVideoNote',
 		'sendStatus',
+		'sendTemplate',
 		'getMany',
 		'getPollVotes',
+		'getReceipts',
 		'downloadMedia',
 		'markAsRead',
 		'markAsPlayed',
 		'delete',
 	],
-	chat: ['checkNumbers', 'getMany', 'getManyChannels', 'sendPresence', 'markUnread', 'archive', 'updateMessage'],
+	chat: ['checkNumbers', 'getMany', 'get', 'getManyChannels', 'sendPresence', 'markUnread', 'archive', 'updateMessage'],
 	contact: ['getMany', 'getProfile', 'getProfilePicture', 'updateBlock'],
 	group: [
 		'getMany',
@@ -206,12 +268,20 @@ export const OPERATION_ORDER: Record<Resource, readonly string[]> = {
 		'updateMemberAddMode',
 		'setEphemeral',
 		'revokeInviteCode',
+		'getInviteInfo',
+		'acceptInvite',
 		'leave',
 	],
 	instance: ['getState', 'connect', 'create', 'getMany', 'restart', 'setPresence', 'logout', 'delete'],
 	label: ['getMany', 'addToChat', 'removeFromChat'],
 	settings: ['set', 'get'],
 	webhook: ['set', 'get'],
+	profile: ['updateName', 'updateStatus', 'updatePicture', 'removePicture', 'getPrivacy', 'updatePrivacy', 'getBusinessProfile'],
+	proxy: ['set', 'get'],
+	business: ['getCatalog', 'getCollections'],
+	template: ['getMany', 'create', 'update', 'delete'],
+	storage: ['getMedia', 'getMediaUrl'],
+	chatwoot: ['set', 'get'],
 };
 
 /** The operations of a resource in dropdown order: the listed ones first, then the rest by name. */
