@@ -13,6 +13,8 @@ import { groupRoutes } from './group';
 import { labelRoutes } from './label';
 import { historyRoutes } from './history';
 import { v24Routes } from './v24';
+import { profileRoutes } from './profile';
+import { integrationRoutes } from './integrations';
 
 export const ROUTES: readonly RouteDef[] = [
 	...messageRoutes,
@@ -25,4 +27,6 @@ export const ROUTES: readonly RouteDef[] = [
 	...labelRoutes,
 	...historyRoutes,
 	...v24Routes,
+	...profileRoutes,
+	...integrationRoutes,
 ];

@@ -209,16 +209,16 @@ const RESOURCES: ResourceEntry[] = [
 	{ name: 'Chat', value: 'chat', description: 'Chats: list, archive, mark unread, check numbers, edit messages, presence', defaultOperation: 'checkNumbers' },
 	{ name: 'Contact', value: 'contact', description: 'Contacts: list, profiles, pictures, block (v2 servers)', defaultOperation: 'getMany' },
 	{ name: 'Group', value: 'group', description: 'Groups: create, participants, settings, invite links (v2 servers)', defaultOperation: 'getMany' },
+	{ name: 'Profile', value: 'profile', description: 'The account of the instance: name, status, picture, privacy, business profile (v2 servers)', defaultOperation: 'updateName' },
 	{ name: 'Instance', value: 'instance', description: 'Instances: create, connect by QR code, state, restart, log out (v2 servers)', defaultOperation: 'getState' },
 	{ name: 'Label', value: 'label', description: 'Labels of chats (v2 servers)', defaultOperation: 'getMany' },
 	{ name: 'Setting', value: 'settings', description: 'Behaviour of the instance', defaultOperation: 'set' },
 	{ name: 'Webhook', value: 'webhook', description: 'Where the instance delivers its events', defaultOperation: 'set' },
-	{ name: 'Profile', value: 'profile', description: 'The account of the instance: name, status, picture, privacy, business profile (v2 servers)', defaultOperation: 'updateName' },
-	{ name: 'Proxy', value: 'proxy', description: 'The proxy the instance connects through (v2 servers)', defaultOperation: 'set' },
-	{ name: 'Business', value: 'business', description: 'WhatsApp Business catalogs: products and collections (v2 servers)', defaultOperation: 'getCatalog' },
 	{ name: 'Template', value: 'template', description: 'Meta message templates of Cloud API instances (v2 servers)', defaultOperation: 'getMany' },
-	{ name: 'Storage', value: 'storage', description: 'Media the server stored in its S3 storage (v2 servers)', defaultOperation: 'getMedia' },
+	{ name: 'Business', value: 'business', description: 'WhatsApp Business catalogs: products and collections (v2 servers)', defaultOperation: 'getCatalog' },
+	{ name: 'Proxy', value: 'proxy', description: 'The proxy the instance connects through (v2 servers)', defaultOperation: 'set' },
 	{ name: 'Chatwoot', value: 'chatwoot', description: 'The instance\'s Chatwoot inbox (v2 servers)', defaultOperation: 'set' },
+	{ name: 'Storage', value: 'storage', description: 'Media the server stored in its S3 storage (v2 servers)', defaultOperation: 'getMedia' },
 ];
 
 /**

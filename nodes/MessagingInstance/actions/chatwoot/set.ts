@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../types';
 
-const WHEN_ENABLED = { show: { enabled: [true] } };
+const WHEN_ENABLED = { show: { chatwootEnabled: [true] } };
 
 /** Options sent only when given, by their body key and type. */
 const OPTIONS: INodeProperties[] = [
@@ -27,7 +27,7 @@ export const setChatwoot: Operation = {
 	description: 'Connect the instance to a Chatwoot inbox, or disconnect it (needs Chatwoot enabled on the server)',
 	v2Only: true,
 	properties: [
-		{ displayName: 'Enabled', name: 'enabled', type: 'boolean', default: true, description: 'Whether the instance forwards its chats to Chatwoot (off disconnects it)' },
+		{ displayName: 'Enabled', name: 'chatwootEnabled', type: 'boolean', default: true, description: 'Whether the instance forwards its chats to Chatwoot (off disconnects it)' },
 		{ displayName: 'Chatwoot URL', name: 'url', type: 'string', default: '', required: true, placeholder: 'https://chatwoot.example.com', displayOptions: WHEN_ENABLED, description: 'Address of the Chatwoot server' },
 		{ displayName: 'Account ID', name: 'accountId', type: 'string', default: '', required: true, placeholder: '1', displayOptions: WHEN_ENABLED, description: 'ID of the Chatwoot account' },
 		{
@@ -48,7 +48,7 @@ export const setChatwoot: Operation = {
 	path: '/chatwoot/set',
 	buildBody: (params) => {
 		// `nameInbox` always goes along: "" lets the server name the inbox after the instance.
-		if (!params.flag('enabled')) {
+		if (!params.flag('chatwootEnabled')) {
 			return { enabled: false, accountId: '', token: '', url: '', signMsg: false, reopenConversation: false, conversationPending: false, nameInbox: '' };
 		}
 		const url = params.text('url').trim();

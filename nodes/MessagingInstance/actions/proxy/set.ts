@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Operation } from '../types';
 
-const WHEN_ENABLED = { show: { enabled: [true] } };
+const WHEN_ENABLED = { show: { proxyEnabled: [true] } };
 
 export const setProxy: Operation = {
 	resource: 'proxy',
@@ -12,7 +12,7 @@ export const setProxy: Operation = {
 	description: 'Route the instance\'s WhatsApp connection through a proxy, or stop using one',
 	v2Only: true,
 	properties: [
-		{ displayName: 'Enabled', name: 'enabled', type: 'boolean', default: true, description: 'Whether the instance connects through the proxy (off removes it)' },
+		{ displayName: 'Enabled', name: 'proxyEnabled', type: 'boolean', default: true, description: 'Whether the instance connects through the proxy (off removes it)' },
 		{ displayName: 'Host', name: 'host', type: 'string', default: '', required: true, placeholder: 'proxy.example.com', displayOptions: WHEN_ENABLED, description: 'Host name or IP address of the proxy' },
 		{ displayName: 'Port', name: 'port', type: 'string', default: '', required: true, placeholder: '8080', displayOptions: WHEN_ENABLED, description: 'Port of the proxy' },
 		{
@@ -42,7 +42,7 @@ export const setProxy: Operation = {
 	path: '/proxy/set',
 	buildBody: (params) => {
 		// The server stores a proxy only with a user name and a password, so both are always sent ("" for none).
-		if (!params.flag('enabled')) return { enabled: false, host: '', port: '', protocol: '', username: '', password: '' };
+		if (!params.flag('proxyEnabled')) return { enabled: false, host: '', port: '', protocol: '', username: '', password: '' };
 		const host = params.text('host').trim();
 		if (/[\s/@]/.test(host)) params.fail(params.label('host'), 'must be a host name or IP address only (no scheme, path or user)');
 		const port = params.text('port').trim();
