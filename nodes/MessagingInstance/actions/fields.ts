@@ -244,3 +244,8 @@ export function readOptionalNumber(params: ItemParameters, name: string): string
 	const value = params.checkText(params.raw<unknown>(name, ''), label).trim();
 	return value === '' ? undefined : params.checkRecipient(value, label);
 }
+
+/** A bare number as the JID the server stores a chat under, for routes that compare the JID exactly. */
+export function chatJidOf(recipient: string): string {
+	return recipient.includes('@') ? recipient : `${recipient}@s.whatsapp.net`;
+}

@@ -1,11 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { chatJidOf } from '../fields';
 import type { Operation } from '../types';
-
-/** A bare number as the JID the server stores the chat under: it compares the JID exactly. */
-function chatJidOf(recipient: string): string {
-	return recipient.includes('@') ? recipient : `${recipient}@s.whatsapp.net`;
-}
 
 export const getChat: Operation = {
 	resource: 'chat',

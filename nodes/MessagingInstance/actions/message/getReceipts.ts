@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { filtersProperty, jidFilterProperty, pagedList, readJidFilter, returnAllProperties } from '../fields';
+import { chatJidOf, filtersProperty, jidFilterProperty, pagedList, readJidFilter, returnAllProperties } from '../fields';
 import type { Operation } from '../types';
 
 export const getReceipts: Operation = {
@@ -22,7 +22,8 @@ export const getReceipts: Operation = {
 		const filters = params.collection('filters');
 		const where: IDataObject = {};
 		const remoteJid = readJidFilter(params, filters);
-		if (remoteJid) where.remoteJid = remoteJid;
+		// The server compares the JID exactly: a bare number is sent as its JID.
+		if (remoteJid) where.remoteJid = chatJidOf(remoteJid);
 		const id = params.checkText(filters.messageId, params.label('filters.messageId')).trim();
 		if (id !== '') where.id = id;
 		return { where };
