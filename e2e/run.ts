@@ -55,6 +55,7 @@ import { agentChecks } from './agent';
 import { sendAndWaitChecks } from './sendAndWait';
 import { serverVersionChecks } from './serverVersions';
 import { creatorEntryChecks } from './creator';
+import { otherRoutesChecks } from './otherRoutes';
 import { REPLY_PREFIX } from '../scripts/demo-workflow';
 import { startPlayground, type Playground } from '../scripts/start';
 import { Report, sleep, waitFor } from './report';
@@ -433,6 +434,9 @@ async function main(): Promise<void> {
 
 		// --- (r) what the node creator shows: the merged entry's description, the first action --
 		await creatorEntryChecks(tools, rest);
+
+		// --- (s) every other route: profile, proxy, business, templates, storage, Chatwoot ------
+		await otherRoutesChecks(tools, rest);
 
 		// --- (c) node types -------------------------------------------------------------
 		await check('(c) n8n exposes messagingInstance, messagingInstanceTrigger and the messagingInstanceTool variant', async () => {
