@@ -55,6 +55,9 @@ const SECRET_NAMES = new Set([
 	'setcookie',
 	'password',
 	'passwd',
+	// an instance's integrations as instance records carry them (Chatwoot token, proxy password)
+	'chatwoottoken',
+	'proxypassword',
 	'secret',
 	'clientsecret',
 	'webhooksecret',
