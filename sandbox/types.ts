@@ -96,7 +96,9 @@ export type ChatKind =
 	| 'archive'
 	| 'read'
 	| 'delete'
-	| 'unread';
+	| 'unread'
+	/** a change of the account's profile that its contacts see (name, About, picture) */
+	| 'profile';
 
 /** One line of the per-instance chat log (see GET /_sandbox/chat/stream). */
 export interface ChatEntry {

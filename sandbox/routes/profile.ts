@@ -81,6 +81,9 @@ function cuid(...parts: string[]): string {
 	return `cm${createHash('sha1').update(parts.join('|')).digest('hex').slice(0, 23)}`;
 }
 
+/** Where the chat page shows what the account's contacts see change: beside its status posts. */
+const OWN_UPDATES = 'status@broadcast';
+
 /** The receipts the server stored: one DELIVERY_ACK per message the instance sent, then READ for the ones the contact read. */
 function receipts(ctx: RouteContext): Array<Record<string, unknown>> {
 	const all: Array<Record<string, unknown>> = [];
@@ -145,6 +148,7 @@ export const profileRoutes: RouteDef[] = [
 		reply: (ctx) => {
 			if (typeof ctx.body.name !== 'string') return internalError('Error updating profile name', 'Error: bad-request');
 			profileOf(ctx.inst).name = ctx.body.name;
+			ctx.out('profile', OWN_UPDATES, `changed the profile name to “${ctx.body.name}”`);
 			return { status: 200, body: { update: 'success' } };
 		},
 	},
@@ -155,6 +159,7 @@ export const profileRoutes: RouteDef[] = [
 		reply: (ctx) => {
 			if (typeof ctx.body.status !== 'string') return internalError('Error updating profile status', 'Error: bad-request');
 			profileOf(ctx.inst).status = ctx.body.status;
+			ctx.out('profile', OWN_UPDATES, `changed the About text to “${ctx.body.status}”`);
 			return { status: 200, body: { update: 'success' } };
 		},
 	},
@@ -167,6 +172,8 @@ export const profileRoutes: RouteDef[] = [
 			// a value neither URL nor base64: the service's BadRequestException, wrapped as text
 			if (typeof picture !== 'string' || (!isUrl(picture) && !isBase64(picture))) return internalError('Error updating profile picture', '[object Object]');
 			profileOf(ctx.inst).picture = isUrl(picture) ? 'url' : 'base64';
+			const shown = isUrl(picture) ? picture : `(base64, ${picture.length} characters)`;
+			ctx.out('profile', OWN_UPDATES, `changed the profile picture (${isUrl(picture) ? picture : 'an uploaded image'})`, undefined, { body: { picture: shown } });
 			return { status: 200, body: { update: 'success' } };
 		},
 	},
@@ -176,6 +183,7 @@ export const profileRoutes: RouteDef[] = [
 		schema: { v2: pictureSchema },
 		reply: (ctx) => {
 			profileOf(ctx.inst).picture = 'removed';
+			ctx.out('profile', OWN_UPDATES, 'removed the profile picture');
 			return { status: 200, body: { update: 'success' } };
 		},
 	},

@@ -20,6 +20,16 @@ describe('other routes on 2.3.7', () => {
 		expect(await call(sb, '/chat/updateProfileName/demo', { name: 'Shop' })).toMatchObject({ status: 200, body: { update: 'success' } });
 	});
 
+	it('a profile change shows on the chat page beside the status posts, as the contacts see it', async () => {
+		await call(sb, '/chat/updateProfileStatus/demo', { status: 'Back Monday' });
+		await call(sb, '/chat/removeProfilePicture/demo', undefined, { method: 'DELETE' });
+		const shown = sb.chat.filter((entry) => entry.kind === 'profile').slice(-2);
+		expect(shown.map(({ instance, chat, direction, text }) => ({ instance, chat, direction, text }))).toEqual([
+			{ instance: 'demo', chat: 'status@broadcast', direction: 'out', text: 'changed the About text to “Back Monday”' },
+			{ instance: 'demo', chat: 'status@broadcast', direction: 'out', text: 'removed the profile picture' },
+		]);
+	});
+
 	it('updatePrivacySettings wants all six keys from their lists; answers 201 with the data', async () => {
 		const all = { readreceipts: 'all', profile: 'contacts', status: 'none', online: 'match_last_seen', last: 'contact_blacklist', groupadd: 'all' };
 		expect((await call(sb, '/chat/updatePrivacySettings/demo', { ...all, groupadd: undefined })).status).toBe(400);
