@@ -3,7 +3,10 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { TINY_PNG_BASE64 } from '../../sandbox/messages';
 import type { ServerVersion } from '../../sandbox/versions';
+import { MessagingInstance } from '../../nodes/MessagingInstance/MessagingInstance.node';
 import { runNode } from '../harness/engine';
+import { loadOptionsContext } from '../harness/loadOptions';
+import { ACTION_TYPE } from '../harness/nodeTypes';
 import { declareSecrets } from '../harness/secrets';
 import { credentialsFor, run, sent, useSandbox } from './helpers';
 
@@ -397,6 +400,34 @@ describe('Templates (Cloud API instances)', () => {
 		const result = await run(sandbox.current, { instance: 'meta', resource: 'template', operation: 'create', name: 'bad_one', language: 'en', components: '{"type":"BODY"}' });
 		expect(result.error?.message).toBe('"Components" must be a JSON list of components ([{ "type": "BODY", … }]) [item 0]');
 		expect(requestLines(sandbox.current)).toEqual([LOOKUP('meta')]);
+	});
+});
+
+describe('Template pickers', () => {
+	const sandbox = useCloudSandbox('2.3.7');
+	const node = new MessagingInstance();
+	const context = (instanceName: string, parameter: string) =>
+		loadOptionsContext({
+			type: ACTION_TYPE,
+			typeVersion: 2,
+			name: 'Messaging Instance',
+			credentials: credentialsFor(sandbox.current) as never,
+			parameters: { resource: 'template', operation: 'delete', instance: { __rl: true, mode: 'list', value: instanceName } },
+			parameter,
+		});
+
+	test('a Cloud API instance\'s templates by name (Send Template, Delete) and by Meta ID (Update), with language and status', async () => {
+		const byName = await node.methods.listSearch.searchTemplates.call(context('meta', 'templateName'), 'hello');
+		const byId = await node.methods.listSearch.searchTemplateIds.call(context('meta', 'templateId'));
+		expect(byName.results).toEqual([{ name: 'hello_world (en_US, APPROVED)', value: 'hello_world' }]);
+		expect(byId.results).toEqual([{ name: 'hello_world (en_US, APPROVED)', value: '1000000000000001' }]);
+		expect(sent(sandbox.current).map((request) => `${request.method} ${request.path}`)).toEqual(['GET /template/find/meta', 'GET /template/find/meta']);
+	});
+
+	test('a Baileys instance offers none (its server answers an empty body)', async () => {
+		const none = await node.methods.listSearch.searchTemplates.call(context('demo', 'templateName'));
+		expect(none.results).toEqual([]);
+		expect(sent(sandbox.current)).toEqual([{ method: 'GET', path: '/template/find/demo', status: 200, body: undefined }]);
 	});
 });
 
