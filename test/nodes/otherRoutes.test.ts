@@ -277,6 +277,27 @@ describe('Proxy and Chatwoot: secrets can be set and never come back', () => {
 		}
 	});
 
+	test('Set with options never opened: Proxy sends HTTP and empty credentials, Chatwoot the seven keys and an empty inbox name', async () => {
+		const fresh = await startSandbox({ dialect: 'v2' });
+		try {
+			const proxy = await run(fresh, { resource: 'proxy', operation: 'set', host: 'proxy.example.com', port: 8080 });
+			const chatwoot = await run(fresh, { resource: 'chatwoot', operation: 'set', url: 'https://chatwoot.example.com', accountId: 1, token: CHATWOOT_TOKEN });
+			expect([proxy.error, chatwoot.error]).toEqual([undefined, undefined]);
+			expect(sent(fresh)).toEqual([
+				{ method: 'POST', path: '/proxy/set/demo', status: 201, body: { enabled: true, host: 'proxy.example.com', port: '8080', protocol: 'http', username: '', password: '' } },
+				{
+					method: 'POST',
+					path: '/chatwoot/set/demo',
+					status: 201,
+					body: { enabled: true, accountId: '1', token: CHATWOOT_TOKEN, url: 'https://chatwoot.example.com', signMsg: false, reopenConversation: false, conversationPending: false, nameInbox: '' },
+				},
+			]);
+			expect(chatwoot.items[0].json).toMatchObject({ nameInbox: 'demo', token: '[redacted]' });
+		} finally {
+			await fresh.close();
+		}
+	});
+
 	test('Chatwoot → Set refuses a blank token and an address without http(s), naming the field', async () => {
 		const token = await run(sandbox.current, { resource: 'chatwoot', operation: 'set', url: 'https://chatwoot.example.com', accountId: '7', token: ' ' });
 		const url = await run(sandbox.current, { resource: 'chatwoot', operation: 'set', url: 'chatwoot.example.com', accountId: '7', token: CHATWOOT_TOKEN });
