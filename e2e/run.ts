@@ -54,6 +54,7 @@ import { nodeTypeChecks, logChecks } from './loading';
 import { triggerChecks } from './trigger';
 import { restartChecks } from './restart';
 import { chatbotChecks } from './chatbots';
+import { otherRoutesChecks } from './otherRoutes';
 
 const report = new Report('e2e');
 const record = report.record.bind(report);
@@ -161,6 +162,9 @@ async function main(): Promise<void> {
 
 		// --- (t) Chatbot and Event Integration: every operation chained in one workflow ---------
 		await chatbotChecks(tools, rest);
+
+		// --- (u) every other route: profile, proxy, business, templates, storage, Chatwoot ------
+		await otherRoutesChecks(tools, rest);
 
 		// --- (c) node types -------------------------------------------------------------
 		await nodeTypeChecks(report, rest);

@@ -24,7 +24,7 @@ export interface Sandbox {
 	readonly chat: ChatEntry[];
 	clearRequests(): void;
 	instanceToken(name: string): string;
-	addInstance(name: string, token?: string): void;
+	addInstance(name: string, token?: string, integration?: string): void;
 	/** the phone scans the instance's QR code: the state turns open and CONNECTION_UPDATE is delivered */
 	scan(instance: string): Promise<boolean>;
 	/** a group the instance is in, for tests: `id` (…@g.us), subject and participants' numbers */

@@ -106,7 +106,7 @@ class SandboxImpl implements Sandbox {
 			emit: (inst, event, data) => void this.track(deliver(this.delivery, inst, event, data)),
 			media: this.media,
 			server: {
-				addInstance: (name, token) => this.addInstance(name, token),
+				addInstance: (name, token, integration) => this.addInstance(name, token, integration),
 				removeInstance: (name) => void this.instancesByName.delete(name),
 				chatLog: () => this.chat,
 				emitFor: (inst, event, data) => void this.track(deliver(this.delivery, inst, event, data)),
@@ -119,7 +119,7 @@ class SandboxImpl implements Sandbox {
 			this.instanceCount = saved.instances.length;
 			this.liveChat.restore(saved.chat);
 		}
-		for (const i of options.instances ?? [{ name: 'demo' }]) if (!this.instancesByName.has(i.name)) this.addInstance(i.name, i.token);
+		for (const i of options.instances ?? [{ name: 'demo' }]) if (!this.instancesByName.has(i.name)) this.addInstance(i.name, i.token, i.integration);
 		this.server = createServer((req, res) => {
 			this.handle(req, res).catch((err: unknown) => {
 				const message = err instanceof Error ? err.message : String(err);
@@ -173,13 +173,14 @@ class SandboxImpl implements Sandbox {
 		return this.mustInstance(name).token;
 	}
 
-	addInstance(name: string, token?: string): Instance {
+	addInstance(name: string, token?: string, integration?: string): Instance {
 		const index = this.instanceCount++;
 		const inst: Instance = {
 			name,
 			token: token ?? randomUUID().toUpperCase(),
 			instanceId: randomUUID(),
 			jid: `55000000000${String(index % 100).padStart(2, '0')}@s.whatsapp.net`,
+			...(integration !== undefined && integration !== 'WHATSAPP-BAILEYS' ? { integration } : {}),
 		};
 		this.instancesByName.set(name, inst);
 		this.stateChanged();

@@ -89,6 +89,7 @@ export function serialize(instances: Instance[], chat: ChatEntry[]): string {
 			token: i.token,
 			instanceId: i.instanceId,
 			jid: i.jid,
+			...(i.integration ? { integration: i.integration } : {}),
 			...(i.webhook ? { webhook: i.webhook } : {}),
 			...(i.settings ? { settings: i.settings } : {}),
 			...(i.account ? { account: saveAccount(i.account) } : {}),
@@ -140,6 +141,7 @@ export function parseState(text: string): { instances: Instance[]; chat: ChatEnt
 	const instances = parsed.instances.map((v, i) => {
 		const s = checkInstance(v, `instances[${i}]`);
 		const inst: Instance = { name: s.name, token: s.token, instanceId: s.instanceId, jid: s.jid };
+		if (typeof s.integration === 'string' && s.integration !== '') inst.integration = s.integration;
 		if (s.webhook) inst.webhook = s.webhook;
 		if (s.settings) inst.settings = s.settings;
 		if (s.account) inst.account = loadAccount(s.account);

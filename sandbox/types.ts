@@ -19,8 +19,8 @@ export interface SandboxOptions {
 	licensed?: boolean;
 	/** the server's global API key; default a random one */
 	apiKey?: string;
-	/** default [{ name: 'demo' }]; token = the instance's own key (random if omitted) */
-	instances?: Array<{ name: string; token?: string }>;
+	/** default [{ name: 'demo' }]; token = the instance's own key (random if omitted); integration default WHATSAPP-BAILEYS */
+	instances?: Array<{ name: string; token?: string; integration?: string }>;
 	/** webhook retry policy; defaults as real servers: 10 attempts, 5000 ms doubling, 30000 ms timeout */
 	delivery?: { attempts?: number; backoffMs?: number; timeoutMs?: number };
 	/** one line per request / delivery (keys are never printed) */
@@ -96,7 +96,9 @@ export type ChatKind =
 	| 'archive'
 	| 'read'
 	| 'delete'
-	| 'unread';
+	| 'unread'
+	/** a change of the account's profile that its contacts see (name, About, picture) */
+	| 'profile';
 
 /** One line of the per-instance chat log (see GET /_sandbox/chat/stream). */
 export interface ChatEntry {
@@ -157,6 +159,8 @@ export interface Instance {
 	instanceId: string;
 	/** the account's own JID (sender of deliveries, participant of status posts) */
 	jid: string;
+	/** how the instance reaches WhatsApp: `WHATSAPP-BAILEYS` when undefined, `WHATSAPP-BUSINESS` (Cloud API), `EVOLUTION` */
+	integration?: string;
 	webhook?: StoredWebhook;
 	settings?: Record<string, unknown>;
 	/** connection, groups, labels, blocks (./accounts.ts); made on first use */
@@ -215,7 +219,7 @@ export interface RouteContext {
 
 /** What the management routes change or read beyond one instance. */
 export interface ServerState {
-	addInstance(name: string, token?: string): Instance;
+	addInstance(name: string, token?: string, integration?: string): Instance;
 	removeInstance(name: string): void;
 	/** the chat log of every instance, oldest first */
 	chatLog(): readonly ChatEntry[];

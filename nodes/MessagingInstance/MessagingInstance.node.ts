@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import { nodeProperties, nodeSubtitle } from './actions';
-import { searchChatbots, searchGroups, searchInstances, searchLabels, searchOpenAiCredentials, searchOpenAiModels } from './actions/pickers';
+import { searchChatbots, searchGroups, searchInstances, searchLabels, searchOpenAiCredentials, searchOpenAiModels, searchTemplateIds, searchTemplates } from './actions/pickers';
 import { runOperation } from './actions/router';
 import { sendAndWaitTooltip, sendAndWaitWebhook, sendAndWaitWebhooks } from './actions/message/sendAndWait/webhook';
 import { MAIN } from '../shared/connections';
@@ -37,7 +37,7 @@ export class MessagingInstance implements INodeType {
 	};
 
 	methods = {
-		listSearch: { searchInstances, searchGroups, searchLabels, searchChatbots, searchOpenAiCredentials, searchOpenAiModels },
+		listSearch: { searchInstances, searchGroups, searchLabels, searchTemplates, searchTemplateIds, searchChatbots, searchOpenAiCredentials, searchOpenAiModels },
 	};
 
 	/** The answer to a waiting Send and Wait for Response: n8n calls it with the request to its link. */

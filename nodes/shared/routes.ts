@@ -31,6 +31,8 @@ export const ROUTES = {
 	listOpenAiCredentials: { method: 'GET', path: '/openai/creds', scope: 'instance' },
 	/** The models an OpenAI credential may use (`?openaiCredsId=`; none: the OpenAI settings' credential). */
 	listOpenAiModels: { method: 'GET', path: '/openai/getModels', scope: 'instance' },
+	/** The message templates of a Cloud API instance, as Meta lists them (its first page). */
+	listTemplates: { method: 'GET', path: '/template/find', scope: 'instance' },
 } as const satisfies Record<string, Route>;
 
 /** The bots of one chatbot platform on the instance (`kind`: the platform's route prefix, e.g. `typebot`). */
@@ -81,4 +83,20 @@ export function readWebhook(answer: unknown): FoundWebhook | null {
 		byEvents: record.webhookByEvents === true,
 		headers,
 	};
+}
+
+/** The integration a Cloud API (Meta) instance has; Baileys is `WHATSAPP-BAILEYS`, Evolution's channel `EVOLUTION`. */
+export const CLOUD_API_INTEGRATION = 'WHATSAPP-BUSINESS';
+
+/** The integration of the named instance in a list of instances; undefined when the list does not say. */
+export function integrationIn(answer: unknown, instance: string): string | undefined {
+	const record = recordsOf(answer).find((entry) => entry.name === instance || entry.instanceName === instance);
+	return typeof record?.integration === 'string' && record.integration !== '' ? record.integration : undefined;
+}
+
+/** The templates of a template list answer: Meta's records (the server answers an empty body when Meta refuses). */
+export function templatesIn(answer: unknown): IDataObject[] | undefined {
+	if (Array.isArray(answer)) return recordsOf(answer);
+	if (answer && typeof answer === 'object' && Array.isArray((answer as IDataObject).data)) return recordsOf((answer as IDataObject).data);
+	return undefined;
 }

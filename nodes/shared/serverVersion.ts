@@ -104,10 +104,10 @@ export function serverVersionOf(ctx: RequestContext, connection: VersionSource):
 	return lookup;
 }
 
-/** How a sentence names the servers from a version on: "Evolution API 2.4 or newer". */
+/** How a sentence names the servers from a version on: "Evolution API 2.4 or newer", "Evolution API 2.3.7 or newer". */
 export function versionOrNewer(minimum: string): string {
-	const [major, minor] = minimum.split(/[.-]/);
-	return `Evolution API ${major}.${minor ?? '0'} or newer`;
+	const [major, minor, patch] = minimum.split('-')[0].split('.');
+	return `Evolution API ${major}.${minor ?? '0'}${patch !== undefined && patch !== '0' ? `.${patch}` : ''} or newer`;
 }
 
 /** Whether a known version is older than the minimum (unknown versions are never refused). */

@@ -226,7 +226,7 @@
 
   function render(entry) {
     var b = entry.body || {};
-    var isNotice = ['presence', 'reaction', 'edit', 'archive', 'read', 'delete', 'unread'].indexOf(entry.kind) >= 0;
+    var isNotice = ['presence', 'reaction', 'edit', 'archive', 'read', 'delete', 'unread', 'profile'].indexOf(entry.kind) >= 0;
     var div = el('div', 'bubble ' + entry.direction + ' ' + entry.kind + (isNotice ? ' notice' : ''));
     div.setAttribute('data-testid', 'bubble-' + entry.direction);
     div.setAttribute('data-kind', entry.kind);

@@ -15,6 +15,8 @@ import { historyRoutes } from './history';
 import { v24Routes } from './v24';
 import { chatbotRoutes } from './chatbot';
 import { eventRoutes } from './events';
+import { profileRoutes } from './profile';
+import { integrationRoutes } from './integrations';
 
 export const ROUTES: readonly RouteDef[] = [
 	...messageRoutes,
@@ -29,4 +31,6 @@ export const ROUTES: readonly RouteDef[] = [
 	...v24Routes,
 	...chatbotRoutes,
 	...eventRoutes,
+	...profileRoutes,
+	...integrationRoutes,
 ];

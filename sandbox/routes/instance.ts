@@ -10,11 +10,12 @@ export const instanceRoutes: RouteDef[] = [
 		method: 'GET',
 		path: { v2: '/instance/fetchInstances' },
 		auth: 'reply',
-		reply: ({ instances, apikey, globalKey }) => {
-			const all = instances();
+		reply: ({ instances, apikey, globalKey, query }) => {
+			// `?instanceName=` narrows the list to that instance, as the real controller does
+			const all = instances().filter((inst) => !query.instanceName || inst.name === query.instanceName);
 			const visible = sameSecret(apikey, globalKey) ? all : all.filter((inst) => sameSecret(apikey, inst.token));
 			if (visible.length === 0) return UNAUTHORIZED;
-			return { status: 200, body: visible.map((inst) => ({ id: inst.instanceId, name: inst.name, connectionStatus: accountOf(inst).state, ownerJid: inst.jid, token: inst.token })) };
+			return { status: 200, body: visible.map((inst) => ({ id: inst.instanceId, name: inst.name, connectionStatus: accountOf(inst).state, ownerJid: inst.jid, integration: inst.integration ?? 'WHATSAPP-BAILEYS', token: inst.token })) };
 		},
 	},
 ];

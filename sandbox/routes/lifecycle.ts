@@ -50,7 +50,7 @@ export const lifecycleRoutes: RouteDef[] = [
 			if (ctx.instances().some((inst) => inst.name === body.instanceName)) {
 				return { status: 403, body: { status: 403, error: 'Forbidden', response: { message: [`This name "${body.instanceName}" is already in use.`] } } };
 			}
-			const inst = ctx.server.addInstance(body.instanceName, typeof body.token === 'string' && body.token !== '' ? body.token : undefined);
+			const inst = ctx.server.addInstance(body.instanceName, typeof body.token === 'string' && body.token !== '' ? body.token : undefined, body.integration);
 			inst.account = newAccount('close');
 			const qr = body.qrcode === true ? startConnecting(inst.account, body.number) : undefined;
 			return {

@@ -28,16 +28,22 @@ function creatorActions(): string[] {
 }
 
 describe('the order of resources and operations', () => {
-	test('Message is the first resource, then Chat, Contact, Group, Instance, Label, Setting, Webhook, Chatbot, Event Integration', () => {
+	test('Message is the first resource, then Chat, Contact, Group, Profile, Instance, Label, Setting, Webhook, then the integrations', () => {
 		expect(optionsOf('resource').map((option) => option.value)).toEqual([
 			'message',
 			'chat',
 			'contact',
 			'group',
+			'profile',
 			'instance',
 			'label',
 			'settings',
 			'webhook',
+			'template',
+			'business',
+			'proxy',
+			'chatwoot',
+			'storage',
 			'chatbot',
 			'eventIntegration',
 		]);

@@ -102,7 +102,7 @@ describe('redaction of answers and errors (through the engine, against a hostile
 		});
 
 		test('Get Many Instances hides every field named like a secret, in any case and at any depth', async () => {
-			const names = ['Token', 'TOKEN', 'api_key', 'x-api-key', 'accessToken', 'authorization', 'secret', 'clientSecret', 'secretAccessKey', 'password'];
+			const names = ['Token', 'TOKEN', 'api_key', 'x-api-key', 'accessToken', 'authorization', 'secret', 'clientSecret', 'secretAccessKey', 'password', 'chatwootToken', 'proxyPassword'];
 			const deep = (level: number): IDataObject => (level === 0 ? { token: 'deep-value-12345' } : { next: deep(level - 1) });
 			const instance: IDataObject = {
 				name: 'demo',

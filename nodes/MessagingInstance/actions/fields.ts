@@ -232,3 +232,20 @@ export function numbersListProperty(displayName: string, name: string, descripti
 		description: `${description}: phone numbers with country code, separated by commas or new lines`,
 	};
 }
+
+/** A number that may be left empty: then the route acts on the instance's own account. */
+export function optionalNumberProperty(description: string): INodeProperties {
+	return { displayName: 'Number', name: 'number', type: 'string', default: '', placeholder: '5511999990000', description, hint: PERSON_HINT };
+}
+
+/** The optional number, normalised like a recipient; undefined when left empty. */
+export function readOptionalNumber(params: ItemParameters, name: string): string | undefined {
+	const label = params.label(name);
+	const value = params.checkText(params.raw<unknown>(name, ''), label).trim();
+	return value === '' ? undefined : params.checkRecipient(value, label);
+}
+
+/** A bare number as the JID the server stores a chat under, for routes that compare the JID exactly. */
+export function chatJidOf(recipient: string): string {
+	return recipient.includes('@') ? recipient : `${recipient}@s.whatsapp.net`;
+}

@@ -13,6 +13,30 @@ import { createOpenAiCredential, deleteOpenAiCredential, getManyOpenAiCredential
 import { startTypebot } from './chatbot/start';
 import { updateChatbot } from './chatbot/update';
 import { updateChatbotSettings } from './chatbot/updateSettings';
+import { getCatalog } from './business/getCatalog';
+import { getCollections } from './business/getCollections';
+import { getChat } from './chat/get';
+import { getChatwoot } from './chatwoot/get';
+import { setChatwoot } from './chatwoot/set';
+import { acceptInvite } from './group/acceptInvite';
+import { getInviteInfo } from './group/getInviteInfo';
+import { getReceipts } from './message/getReceipts';
+import { sendTemplate } from './message/sendTemplate';
+import { getBusinessProfile } from './profile/getBusinessProfile';
+import { getPrivacy } from './profile/getPrivacy';
+import { removeProfilePicture } from './profile/removePicture';
+import { updateProfileName } from './profile/updateName';
+import { updateProfilePicture } from './profile/updatePicture';
+import { updatePrivacy } from './profile/updatePrivacy';
+import { updateProfileStatus } from './profile/updateStatus';
+import { getProxy } from './proxy/get';
+import { setProxy } from './proxy/set';
+import { getMedia } from './storage/getMedia';
+import { getMediaUrl } from './storage/getMediaUrl';
+import { createTemplate } from './template/create';
+import { deleteTemplate } from './template/delete';
+import { getManyTemplates } from './template/getMany';
+import { updateTemplate } from './template/update';
 import { checkNumbers } from './chat/checkNumbers';
 import { getManyChats } from './chat/getMany';
 import { getManyChannels } from './chat/getManyChannels';
@@ -103,6 +127,8 @@ export const OPERATIONS: readonly Operation[] = [
 	sendCarousel,
 	markAsPlayed,
 	getPollVotes,
+	sendTemplate,
+	getReceipts,
 	// chat
 	archiveChat,
 	checkNumbers,
@@ -111,6 +137,7 @@ export const OPERATIONS: readonly Operation[] = [
 	getManyChats,
 	markChatUnread,
 	getManyChannels,
+	getChat,
 	// contact
 	getManyContacts,
 	getProfile,
@@ -141,6 +168,8 @@ export const OPERATIONS: readonly Operation[] = [
 	revokeInviteCode,
 	sendInvite,
 	leaveGroup,
+	acceptInvite,
+	getInviteInfo,
 	// label
 	getManyLabels,
 	addLabelToChat,
@@ -169,6 +198,31 @@ export const OPERATIONS: readonly Operation[] = [
 	// event integrations
 	setEventIntegration,
 	getEventIntegration,
+	// profile
+	getBusinessProfile,
+	updateProfileName,
+	updateProfileStatus,
+	updateProfilePicture,
+	removeProfilePicture,
+	getPrivacy,
+	updatePrivacy,
+	// proxy
+	setProxy,
+	getProxy,
+	// business
+	getCatalog,
+	getCollections,
+	// template
+	createTemplate,
+	getManyTemplates,
+	updateTemplate,
+	deleteTemplate,
+	// storage
+	getMedia,
+	getMediaUrl,
+	// chatwoot
+	setChatwoot,
+	getChatwoot,
 ];
 
 interface ResourceEntry {
@@ -188,10 +242,16 @@ const RESOURCES: ResourceEntry[] = [
 	{ name: 'Chat', value: 'chat', description: 'Chats: list, archive, mark unread, check numbers, edit messages, presence', defaultOperation: 'checkNumbers' },
 	{ name: 'Contact', value: 'contact', description: 'Contacts: list, profiles, pictures, block (v2 servers)', defaultOperation: 'getMany' },
 	{ name: 'Group', value: 'group', description: 'Groups: create, participants, settings, invite links (v2 servers)', defaultOperation: 'getMany' },
+	{ name: 'Profile', value: 'profile', description: 'The account of the instance: name, status, picture, privacy, business profile (v2 servers)', defaultOperation: 'updateName' },
 	{ name: 'Instance', value: 'instance', description: 'Instances: create, connect by QR code, state, restart, log out (v2 servers)', defaultOperation: 'getState' },
 	{ name: 'Label', value: 'label', description: 'Labels of chats (v2 servers)', defaultOperation: 'getMany' },
 	{ name: 'Setting', value: 'settings', description: 'Behaviour of the instance', defaultOperation: 'set' },
 	{ name: 'Webhook', value: 'webhook', description: 'Where the instance delivers its events', defaultOperation: 'set' },
+	{ name: 'Template', value: 'template', description: 'Meta message templates of Cloud API instances (v2 servers)', defaultOperation: 'getMany' },
+	{ name: 'Business', value: 'business', description: 'WhatsApp Business catalogs: products and collections (v2 servers)', defaultOperation: 'getCatalog' },
+	{ name: 'Proxy', value: 'proxy', description: 'The proxy the instance connects through (v2 servers)', defaultOperation: 'set' },
+	{ name: 'Chatwoot', value: 'chatwoot', description: 'The instance\'s Chatwoot inbox (v2 servers)', defaultOperation: 'set' },
+	{ name: 'Storage', value: 'storage', description: 'Media the server stored in its S3 storage (v2 servers)', defaultOperation: 'getMedia' },
 	{ name: 'Chatbot', value: 'chatbot', description: 'Bots of the server\'s chatbot platforms (OpenAI, Typebot, Dify, Flowise, n8n, EvoAI, Evolution Bot) (v2 servers)', defaultOperation: 'getMany' },
 	{ name: 'Event Integration', value: 'eventIntegration', description: 'Event buses the instance\'s events go to: WebSocket, RabbitMQ, SQS, NATS, Pusher, Kafka (v2 servers)', defaultOperation: 'get' },
 ];
@@ -217,14 +277,16 @@ export const OPERATION_ORDER: Record<Resource, readonly string[]> = {
 		'sendSticker',
 		'sendVideoNote',
 		'sendStatus',
+		'sendTemplate',
 		'getMany',
 		'getPollVotes',
+		'getReceipts',
 		'downloadMedia',
 		'markAsRead',
 		'markAsPlayed',
 		'delete',
 	],
-	chat: ['checkNumbers', 'getMany', 'getManyChannels', 'sendPresence', 'markUnread', 'archive', 'updateMessage'],
+	chat: ['checkNumbers', 'getMany', 'get', 'getManyChannels', 'sendPresence', 'markUnread', 'archive', 'updateMessage'],
 	contact: ['getMany', 'getProfile', 'getProfilePicture', 'updateBlock'],
 	group: [
 		'getMany',
@@ -241,6 +303,8 @@ export const OPERATION_ORDER: Record<Resource, readonly string[]> = {
 		'updateMemberAddMode',
 		'setEphemeral',
 		'revokeInviteCode',
+		'getInviteInfo',
+		'acceptInvite',
 		'leave',
 	],
 	instance: ['getState', 'connect', 'create', 'getMany', 'restart', 'setPresence', 'logout', 'delete'],
@@ -265,6 +329,12 @@ export const OPERATION_ORDER: Record<Resource, readonly string[]> = {
 		'getOpenAiModels',
 	],
 	eventIntegration: ['get', 'set'],
+	profile: ['updateName', 'updateStatus', 'updatePicture', 'removePicture', 'getPrivacy', 'updatePrivacy', 'getBusinessProfile'],
+	proxy: ['set', 'get'],
+	business: ['getCatalog', 'getCollections'],
+	template: ['getMany', 'create', 'update', 'delete'],
+	storage: ['getMedia', 'getMediaUrl'],
+	chatwoot: ['set', 'get'],
 };
 
 /** The operations of a resource in dropdown order: the listed ones first, then the rest by name. */

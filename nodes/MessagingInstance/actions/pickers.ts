@@ -165,6 +165,22 @@ export async function searchOpenAiCredentials(this: ILoadOptionsFunctions, filte
 	);
 }
 
+/** The templates of a Cloud API instance as Meta lists them; none for another instance (its server answers no list). */
+async function templates(ctx: ILoadOptionsFunctions, filter: string | undefined, valueOf: (template: IDataObject) => string): Promise<INodeListSearchResult> {
+	const instance = currentInstance(ctx);
+	if (instance === '') return { results: [] };
+	const list = await readList(ctx, ROUTES.listTemplates, instance);
+	return result(
+		list.map((template) => {
+			const name = textOf(template.name);
+			const value = valueOf(template);
+			if (name === '' || value === '' || !matches(filter, name)) return undefined;
+			const details = [textOf(template.language), textOf(template.status)].filter((text) => text !== '').join(', ');
+			return { name: details !== '' ? `${name} (${details})` : name, value };
+		}),
+	);
+}
+
 /** The models the chosen OpenAI credential may use (the settings' credential when none is chosen). */
 export async function searchOpenAiModels(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const instance = currentInstance(this);
@@ -180,12 +196,22 @@ export async function searchOpenAiModels(this: ILoadOptionsFunctions, filter?: s
 	);
 }
 
+/** Templates by name (what a send and a delete name). */
+export async function searchTemplates(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	return await templates(this, filter, (template) => textOf(template.name));
+}
+
+/** Templates by Meta's ID (what an edit names). */
+export async function searchTemplateIds(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	return await templates(this, filter, (template) => textOf(template.id));
+}
+
 /** A picker: choose from the server's list, or type the value. */
 export function picker(spec: {
 	displayName: string;
 	name: string;
 	description: string;
-	searchMethod: 'searchInstances' | 'searchGroups' | 'searchLabels' | 'searchChatbots' | 'searchOpenAiCredentials' | 'searchOpenAiModels';
+	searchMethod: 'searchInstances' | 'searchGroups' | 'searchLabels' | 'searchTemplates' | 'searchTemplateIds' | 'searchChatbots' | 'searchOpenAiCredentials' | 'searchOpenAiModels';
 	typedMode: { displayName: string; name: string; placeholder: string };
 }): INodeProperties {
 	return {

@@ -4,6 +4,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } f
 import { inputError, readableServerText, serverMessages } from '../../shared/errors';
 import { Redactor, secretsIn, secretsOfUrl } from '../../shared/redact';
 import { apiRequest, openConnection } from '../../shared/transport';
+import { CLOUD_API_INTEGRATION, integrationIn, ROUTES } from '../../shared/routes';
 import { explainMissingRoute, isOlder, serverVersionOf, versionOrNewer } from '../../shared/serverVersion';
 import { dialectOf, type Dialect } from '../../shared/dialect';
 import { findOperation, labelsOf } from './index';
@@ -91,6 +92,27 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	// An operation that waits reads its limit before the first send; it waits once, for all items.
 	const waitTill = operation.waitsForAnswer?.(new ItemParameters(parameters, 0, labels));
 	let sentCount = 0;
+	// The integration of each instance, asked once per execution (undefined: the server did not say).
+	const integrations = new Map<string, string | undefined>();
+	const integrationOf = async (instance: string, secrets: string[], itemIndex: number): Promise<string | undefined> => {
+		if (!integrations.has(instance)) {
+			let found: string | undefined;
+			try {
+				const answer = await apiRequest(
+					this,
+					connection,
+					{ method: ROUTES.listInstances.method, route: ROUTES.listInstances.path, qs: { instanceName: instance }, secrets },
+					itemIndex,
+				);
+				found = integrationIn(answer, instance);
+			} catch {
+				// Not knowing the integration (a key that may not list instances) leaves the answer to the route itself.
+				found = undefined;
+			}
+			integrations.set(instance, found);
+		}
+		return integrations.get(instance);
+	};
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const itemSecrets = new Set<string>(connectionSecrets);
@@ -126,6 +148,18 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 			}
 			const params = new ItemParameters(parameters, itemIndex, labels);
 			const instance = operation.scope === 'server' ? undefined : params.instanceName();
+			if (operation.cloudApiOnly && instance !== undefined) {
+				const integration = await integrationOf(instance, [...itemSecrets], itemIndex);
+				if (integration !== undefined && integration !== CLOUD_API_INTEGRATION) {
+					throw inputError(
+						this.getNode(),
+						itemIndex,
+						'Instance',
+						`${operation.name} works only with WhatsApp Cloud API instances; "${instance}" is a ${integration === 'WHATSAPP-BAILEYS' ? 'Baileys' : integration} instance (${integration})`,
+						`Message templates are Meta's: they exist only for instances of the integration ${CLOUD_API_INTEGRATION} (WhatsApp Cloud API, with a business ID and Meta token). Choose such an instance.`,
+					);
+				}
+			}
 			let itemDialect = dialect;
 			if (dialect.servesV2Routes && operation.needsServerVersion?.(params)) {
 				const version = await serverVersionOf(this, connection);

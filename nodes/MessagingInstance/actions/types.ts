@@ -3,7 +3,23 @@ import type { IDataObject, IHttpRequestMethods, INodeProperties } from 'n8n-work
 import type { Dialect } from '../../shared/dialect';
 import type { ItemParameters } from './parameters';
 
-export type Resource = 'message' | 'chat' | 'contact' | 'group' | 'instance' | 'label' | 'settings' | 'webhook' | 'chatbot' | 'eventIntegration';
+export type Resource =
+	| 'message'
+	| 'chat'
+	| 'contact'
+	| 'group'
+	| 'instance'
+	| 'label'
+	| 'settings'
+	| 'webhook'
+	| 'profile'
+	| 'proxy'
+	| 'business'
+	| 'template'
+	| 'storage'
+	| 'chatwoot'
+	| 'chatbot'
+	| 'eventIntegration';
 
 /** A file in the response, as base64, that the router turns into n8n binary data. */
 export interface BinaryOutput {
@@ -75,6 +91,11 @@ export interface Operation {
 	 * the operation fails before any request, and a 404 from the route names the version.
 	 */
 	minServerVersion?: string;
+	/**
+	 * Served only for WhatsApp Cloud API (Meta) instances: for an instance of another
+	 * integration the operation fails before any request, naming the instance's integration.
+	 */
+	cloudApiOnly?: boolean;
 	/**
 	 * Whether this item's request depends on the server's version (e.g. an event only newer
 	 * servers know): the router then learns the version and builds with a dialect that knows it.

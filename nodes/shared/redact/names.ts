@@ -23,6 +23,9 @@ const SECRET_NAMES = new Set([
 	'setcookie',
 	'password',
 	'passwd',
+	// an instance's integrations as instance records carry them (Chatwoot token, proxy password)
+	'chatwoottoken',
+	'proxypassword',
 	// a chatbot's basic authentication (n8n bots): the server names it either way
 	'basicauthpass',
 	'basicauthpassword',
