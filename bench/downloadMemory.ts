@@ -40,6 +40,11 @@ function pieceOf(index: number): Buffer {
 	return piece;
 }
 
+/** The process's peak RSS since the last reset (/proc/self/clear_refs). */
+function peakOfProcess(): number {
+	return Number(/VmHWM:\s+(\d+)\s*kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1]) * 1024;
+}
+
 function fileHash(): string {
 	const hash = createHash('sha256');
 	for (let i = 0; i * PIECE < FILE_BYTES; i++) hash.update(pieceOf(i));
@@ -99,8 +104,10 @@ async function child(): Promise<void> {
 	(globalThis as { gc?: () => void }).gc?.();
 	fs.writeFileSync('/proc/self/clear_refs', '5');
 	const baselineRss = process.memoryUsage().rss;
-	const run = await runNode({ parameters, credentials });
-	const peakRss = Number(/VmHWM:\s+(\d+)\s*kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1]) * 1024;
+	// The peak is read when the run is over, before the harness's secret check (it serialises
+	// the run, the file's base64 in it, which is the harness's cost, not the node's).
+	let peakRss = NaN;
+	const run = await runNode({ parameters, credentials, afterRun: () => (peakRss = peakOfProcess()) });
 	const binary = run.items[0]?.binary?.data;
 	const bytes = !binary ? undefined : binary.id ? await Container.get(BinaryDataService).getAsBuffer(binary) : Buffer.from(binary.data, 'base64');
 	binaryMode.close();
