@@ -79,6 +79,8 @@ function serve(chunked: boolean): Promise<Server> {
 interface ChildResult {
 	baselineRss: number;
 	peakRss: number;
+	/** The peak when the file was handed to n8n's binary-data service. */
+	readingPeakRss: number;
 	error?: string;
 	outputBytes?: number;
 	outputHash?: string;
@@ -99,6 +101,14 @@ async function child(): Promise<void> {
 	const maxMb = Number(process.env.BENCH_DOWNLOAD_MAX_MB || Math.ceil(FILE_MB) + 1);
 	const parameters = { resource: 'message', operation: 'downloadMedia', instance: 'demo', messageId: 'BIG1', options: { maxFileSizeMb: maxMb } };
 	const credentials = { baseUrl: url, apiKey: 'bench-key', dialect: 'v2', timeout: 600 };
+	// The peak when n8n's prepareBinaryData gets the file: the node's own reading, before n8n's copy.
+	let readingPeakRss = NaN;
+	const service = Container.get(BinaryDataService);
+	const store = service.store.bind(service);
+	service.store = async (...args: Parameters<typeof store>) => {
+		readingPeakRss = peakOfProcess();
+		return await store(...args);
+	};
 	// Warm up on the same path (modules, code caches), then measure from a clean heap.
 	await runNode({ parameters: { ...parameters, messageId: 'WARM' }, credentials }).catch(() => undefined);
 	(globalThis as { gc?: () => void }).gc?.();
@@ -114,6 +124,7 @@ async function child(): Promise<void> {
 	const result: ChildResult = {
 		baselineRss,
 		peakRss,
+		readingPeakRss,
 		error: run.error?.message,
 		outputBytes: bytes?.length,
 		outputHash: bytes ? createHash('sha256').update(bytes).digest('hex') : undefined,
@@ -144,6 +155,7 @@ async function main(): Promise<void> {
 			`Download Media, one ${FILE_MB} MB file (${chunked ? 'chunked, no length' : 'with Content-Length'}), n8n ${process.env.BENCH_DOWNLOAD_MODE === 'filesystem' ? 'filesystem' : 'default (in-memory)'} binary mode:`,
 			`  baseline RSS ${(result.baselineRss / MB).toFixed(0)} MB, peak ${(result.peakRss / MB).toFixed(0)} MB, ` +
 				`peak above baseline ${(above / MB).toFixed(0)} MB = ${(above / FILE_BYTES).toFixed(2)}× the file`,
+			`  the node's reading alone (peak when n8n's prepareBinaryData got the file): ${((result.readingPeakRss - result.baselineRss) / FILE_BYTES).toFixed(2)}× the file`,
 			`  output: ${result.error ? `error: ${result.error}` : `${result.outputBytes} bytes, ${exact ? 'byte-exact' : 'NOT the file'}`}`,
 		].join('\n'),
 	);
