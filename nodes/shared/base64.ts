@@ -70,8 +70,7 @@ class DecodedBytes {
 	 * that turns out not to be base64 are written over by the next text).
 	 */
 	decode(text: string): Buffer {
-		const atMost = decodedSizeOf(text.length);
-		const view = this.space ? this.room(this.written + atMost) : undefined;
+		const view = this.space ? this.room(this.written + decodedSizeOf(text.length)) : undefined;
 		if (!view) return Buffer.from(text, 'base64');
 		return view.subarray(this.written, this.written + view.write(text, this.written, 'base64'));
 	}
@@ -151,11 +150,10 @@ export class Base64Decoder {
 		}
 		if (this.padding === 0 && this.fastWay !== 'off') {
 			if (this.fastWay === 'plain') {
-				const rest = this.takeWholeQuanta(text);
+				text = this.takeWholeQuanta(text);
 				// A check failed: a text wrapped in lines fails it every time, so the
 				// whitespace is taken out first from here on (it is allowed anywhere).
 				if (this.checkFailed) this.fastWay = 'stripped';
-				else text = rest;
 			}
 			if (this.fastWay === 'stripped') {
 				const letters = text.replace(WHITESPACE_RUNS, '');
@@ -196,34 +194,55 @@ export class Base64Decoder {
 	}
 
 	/**
-	 * The fast way for what nearly every file is, whole quanta of the alphabet alone: the
-	 * letters held back and the text's whole quanta are decoded natively and encoded back; an
-	 * equal text proves every character was in the alphabet (the encoder writes nothing else,
-	 * and a last quantum that may hold `=` is left to the careful way). Returns what is left
-	 * for the careful way: the whole text when the check fails, so it finds and names the fault.
+	 * The fast way for what nearly every file is, whole quanta of the alphabet alone: decoded
+	 * natively straight into the file's buffer and encoded back; an equal text proves every
+	 * character was in the alphabet (the encoder writes nothing else, and a last quantum that
+	 * may hold `=` is left to the careful way). The letters held back complete their quantum
+	 * with the text's first ones, and the rest of the text's whole quanta is a slice of it, so
+	 * no copy of the text is made. Returns what is left for the careful way: all of the text
+	 * from the quantum whose check failed, so it finds and names the fault.
 	 */
 	private takeWholeQuanta(text: string): string {
 		this.checkFailed = false;
 		const held = this.pending.length;
-		const input = held === 0 ? text : this.pending + text;
-		let end = input.length - (input.length % 4);
-		if (end > 0 && input.charCodeAt(end - 1) === EQUALS) end -= 4;
+		const total = held + text.length;
+		let end = total - (total % 4);
+		if (end > held && text.charCodeAt(end - 1 - held) === EQUALS) end -= 4;
 		if (end <= held) return text;
 		const added = end - held;
 		// Over the limit: the careful way counts the letters and says so.
 		if (decodedSizeOf(this.letters + added) > this.maxBytes) return text;
-		const part = end === input.length ? input : input.slice(0, end);
-		const bytes = decodedSizeOf(end);
-		// Not yet counted as written: the bytes of a failed check are written over later.
-		const decoded = this.bytes.decode(part);
-		if (decoded.length !== bytes || decoded.toString('base64') !== part) {
-			this.checkFailed = true;
-			return text;
+		let from = 0;
+		if (held !== 0) {
+			from = 4 - held;
+			const first = this.decoded(this.pending + text.slice(0, from));
+			if (!first) return this.checkFails(text);
+			this.take(first, from);
 		}
+		if (from === added) return text.slice(from);
+		const rest = this.decoded(text.slice(from, added));
+		if (!rest) return this.checkFails(text.slice(from));
+		this.take(rest, added - from);
+		return added === text.length ? '' : text.slice(added);
+	}
+
+	/** Checked bytes of `letters` letters of the text (with those held back) now count. */
+	private take(decoded: Buffer, letters: number): void {
 		this.bytes.commit(decoded);
-		this.letters += added;
+		this.letters += letters;
 		this.pending = '';
-		return end - held === text.length ? '' : text.slice(end - held);
+	}
+
+	/** Whole quanta decoded into the file's next bytes (not yet counted), if they are of the alphabet alone. */
+	private decoded(quanta: string): Buffer | undefined {
+		const decoded = this.bytes.decode(quanta);
+		return decoded.length === decodedSizeOf(quanta.length) && decoded.toString('base64') === quanta ? decoded : undefined;
+	}
+
+	/** The check failed: what is left goes the careful way, which finds and names the fault. */
+	private checkFails(rest: string): string {
+		this.checkFailed = true;
+		return rest;
 	}
 
 	/** Holds back the start of the text until it is known whether it is a `data:` URL. */

@@ -111,4 +111,26 @@ describe('decoding a file in pieces', () => {
 			{ numRuns: 300 },
 		);
 	});
+
+	test('one character outside the alphabet anywhere, cut anywhere, is refused and named, never a short file', () => {
+		fc.assert(
+			fc.property(
+				fc.uint8Array({ minLength: 3, maxLength: 3000 }),
+				fc.nat(),
+				fc.constantFrom('!', '-', '_', '*', '\u0000', 'é'),
+				fc.array(fc.integer({ min: 1, max: 700 }), { maxLength: 30 }),
+				(bytes, place, character, lengths) => {
+					const good = Buffer.from(bytes).toString('base64').replace(/=+$/, '');
+					const at = place % good.length;
+					const text = `${good.slice(0, at)}${character}${good.slice(at + 1)}`;
+					const decoder = new Base64Decoder(MB);
+					for (const piece of cut(text, lengths)) decoder.write(piece);
+					const result = decoder.finish();
+					expect(result.ok).toBe(false);
+					if (!result.ok) expect(result.problem).toMatchObject({ kind: 'invalid', reason: expect.stringMatching(/^it holds /) });
+				},
+			),
+			{ numRuns: 300 },
+		);
+	});
 });
