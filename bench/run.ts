@@ -10,7 +10,10 @@
  *   3. load cost: requiring the built nodes and the credential; the tarball's size
  *      (bench/loadCost.ts);
  *   4. media from binary: a 16 MB video against a bare fetch of the same body, and 1,000
- *      images of 100 kB against n8n's HTTP Request node (bench/mediaBench.ts).
+ *      images of 100 kB against n8n's HTTP Request node (bench/mediaBench.ts);
+ *   5. memory of a large file: Download Media and a media delivery, peak RSS as a multiple of
+ *      the file, in n8n's in-memory and filesystem binary modes (bench/memoryBench.ts; one
+ *      case at a time, with the repository's Node and n8n-core).
  *
  * Env: BENCH_ROUNDS (default 5; medians of that many rounds), BENCH_SIZES (default
  * "1000,10000"), BENCH_N8N_VERSION (default the pinned one), BENCH_SKIP_N8N=1 (parts 2 and
@@ -22,7 +25,7 @@
  * clock), BENCH_MEDIA_VIDEOS (part 4: videos per run, default 4), BENCH_MEDIA_VIDEO_REPEATS
  * (video samples per round, default 2), BENCH_MEDIA_SETTLE_MS (pause before each timed run,
  * default 400), BENCH_MEDIA_NODE_OPTIONS (part 4: more NODE_OPTIONS for n8n, e.g. a --require
- * that observes its garbage collection), BENCH_PARTS (which parts to run, e.g. "4" or "1,4"; default all;
+ * that observes its garbage collection), BENCH_MEMORY_MB (part 5: the file, default 150), BENCH_PARTS (which parts to run, e.g. "4" or "1,4"; default all;
  * part 4 alone: `BENCH_PARTS=4 BENCH_MEDIA_ROUNDS=5 npm run bench`), BENCH_TRIGGER_COMPARE=<checkout>
  * (part 2: also time the trigger built in that checkout's dist/, e.g. a `git worktree` of an
  * earlier commit, interleaved in the same process; rows marked "(compare)"), BENCH_CLOCK=cpu
@@ -38,6 +41,7 @@ import type { Sandbox } from '../sandbox/server';
 import type { LoopResult } from './fetchLoop';
 import { measureLoadCost, tarballInfo, type LoadCost, type TarballInfo } from './loadCost';
 import { mediaBench } from './mediaBench';
+import { memoryBench } from './memoryBench';
 import { startN8nBench, type N8nContender, type RunMeasure } from './n8nSend';
 import { envInt, envList, fmt, fmtRatio, forkTs, log, max, mb, median, min, once, table } from './util';
 
@@ -45,7 +49,7 @@ const REPO = path.resolve(__dirname, '..');
 const ROUNDS = envInt('BENCH_ROUNDS', 5);
 const SIZES = envList('BENCH_SIZES', [1000, 10000]);
 const VERSION = process.env.BENCH_N8N_VERSION || DEFAULT_N8N_VERSION;
-const PARTS = new Set(envList('BENCH_PARTS', [1, 2, 3, 4]));
+const PARTS = new Set(envList('BENCH_PARTS', [1, 2, 3, 4, 5]));
 
 type Contender = N8nContender | 'bare';
 const CONTENDERS: Contender[] = ['control', 'action', 'httpRequest', 'bare'];
@@ -282,25 +286,13 @@ function loadSection(load: LoadCost, tar: TarballInfo | undefined, out: string[]
 
 // ------------------------------------------------------------------------------ main
 
-async function main(): Promise<void> {
-	if (process.platform !== 'linux') throw new Error('the benchmark reads /proc: Linux only');
-	const t0 = Date.now();
-	const out: string[] = [];
-	const cpus = os.cpus();
-	out.push(`# Benchmarks — ${new Date().toISOString()}`);
-	out.push('');
-	out.push(
-		`Machine: ${cpus[0]?.model ?? '?'} × ${cpus.length}, ${mb(os.totalmem(), 0)} RAM, load average at start ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}. ` +
-			`Rounds ${ROUNDS}, sizes ${SIZES.map((s) => fmt(s)).join(', ')}.`,
-	);
-	out.push('');
-
+/** Parts 1–4: in the pinned n8n runtime, on the packed package (prepack builds dist/). */
+async function runtimeParts(sections: string[][]): Promise<void> {
 	const rt = await ensureN8n(VERSION);
 	log('packing the repo (npm pack; prepack builds dist/)');
 	const tarball = await packRepo(fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-bench-pack-')));
 	const tar = tarballInfo(tarball);
 
-	const sections: string[][] = [[], [], [], []];
 	if (PARTS.has(3)) {
 		log('load cost');
 		loadSection(measureLoadCost(rt.nodeBin, Math.max(ROUNDS, 5)), tar, sections[2]);
@@ -330,6 +322,28 @@ async function main(): Promise<void> {
 		}
 	}
 	fs.rmSync(path.dirname(tarball), { recursive: true, force: true });
+}
+
+async function main(): Promise<void> {
+	if (process.platform !== 'linux') throw new Error('the benchmark reads /proc: Linux only');
+	const t0 = Date.now();
+	const out: string[] = [];
+	const cpus = os.cpus();
+	out.push(`# Benchmarks — ${new Date().toISOString()}`);
+	out.push('');
+	out.push(
+		`Machine: ${cpus[0]?.model ?? '?'} × ${cpus.length}, ${mb(os.totalmem(), 0)} RAM, load average at start ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}. ` +
+			`Rounds ${ROUNDS}, sizes ${SIZES.map((s) => fmt(s)).join(', ')}.`,
+	);
+	out.push('');
+
+	const sections: string[][] = [[], [], [], [], []];
+	// Parts 1–4 run in (or against) the pinned n8n and the packed package; part 5 needs neither.
+	if ([1, 2, 3, 4].some((part) => PARTS.has(part))) await runtimeParts(sections);
+	if (PARTS.has(5)) {
+		log('memory of a large file');
+		await memoryBench(sections[4]);
+	}
 
 	for (const s of sections) if (s.length > 0) out.push(...s, '');
 	out.push(`Took ${Math.round((Date.now() - t0) / 1000)} s.`);

@@ -106,7 +106,9 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	try {
 		const prepare = async (data: Buffer, fileName: string, mimeType: string) =>
 			await ctx.helpers.prepareBinaryData(data, fileName, mimeType);
-		items = await Promise.all(emitted.map(async (event) => await itemOf(delivery, event, options, prepare)));
+		// One event after the other: a batch's files are decoded one at a time, never all at once.
+		items = [];
+		for (const event of emitted) items.push(await itemOf(delivery, event, options, prepare));
 	} catch (error) {
 		for (const event of emitted) forget(scope, event.dedupeKey);
 		throw new NodeOperationError(node, redactError(error as Error, secrets.hidden));

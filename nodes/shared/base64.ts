@@ -31,6 +31,83 @@ export function decodedSizeOf(length: number): number {
 	return Math.floor((length * 3) / 4);
 }
 
+/** A resizable ArrayBuffer (ES2024, in every Node this package runs on), typed here as the project's lib is ES2022. */
+interface ResizableBuffer extends ArrayBuffer {
+	readonly resizable: boolean;
+	resize(byteLength: number): void;
+}
+const Resizable = ArrayBuffer as unknown as new (byteLength: number, options: { maxByteLength: number }) => ResizableBuffer;
+/** The least a reserved buffer grows by at a time (it grows by doubling above it). */
+const MIN_GROWTH = 1024 * 1024;
+
+/**
+ * Where the decoded file goes: one buffer that grows in place up to a bound (the limit, or the
+ * size the text's or the answer's length allows). The bound is only reserved address space,
+ * taken up as bytes are written, so a file whose size is not known beforehand (an answer
+ * without Content-Length) is neither held twice nor joined from pieces at the end: what is
+ * decoded is what is held. Where no such buffer can be reserved, the bytes go in pieces that
+ * are joined at the end.
+ */
+class DecodedBytes {
+	private space: ResizableBuffer | undefined;
+	/** A view of the whole space as it is now (a resize leaves older views short). */
+	private view: Buffer | undefined;
+	private readonly pieces: Buffer[] = [];
+	written = 0;
+
+	constructor(private readonly bound: number) {
+		try {
+			const space = new Resizable(0, { maxByteLength: Math.max(bound, 0) });
+			if (space.resizable) this.space = space;
+		} catch {
+			// The address space could not be reserved: pieces.
+		}
+	}
+
+	/**
+	 * Decodes whole base64 quanta right after what is written, or into a piece of their own when
+	 * they do not fit the bound; the bytes count as written once committed (the bytes of a text
+	 * that turns out not to be base64 are written over by the next text).
+	 */
+	decode(text: string): Buffer {
+		const view = this.space ? this.room(this.written + decodedSizeOf(text.length)) : undefined;
+		if (!view) return Buffer.from(text, 'base64');
+		return view.subarray(this.written, this.written + view.write(text, this.written, 'base64'));
+	}
+
+	commit(decoded: Buffer): void {
+		if (this.space === undefined || decoded.buffer !== this.space) this.pieces.push(decoded);
+		this.written += decoded.length;
+	}
+
+	/** The file: the space cut to what was written (the rest of the reservation given back), or the pieces joined. */
+	result(): Buffer {
+		if (this.space) {
+			this.space.resize(this.written);
+			return Buffer.from(this.space, 0, this.written);
+		}
+		return this.pieces.length === 1 ? this.pieces[0] : Buffer.concat(this.pieces, this.written);
+	}
+
+	/** A view of the space with at least `length` bytes, grown if needed; undefined (pieces from here on) past the bound. */
+	private room(length: number): Buffer | undefined {
+		const space = this.space as ResizableBuffer;
+		if (length > space.byteLength) {
+			if (length > this.bound) {
+				// The bound was short (a length that said less than came): what is written becomes the first piece.
+				this.pieces.push(Buffer.from(space, 0, this.written));
+				this.space = undefined;
+				this.view = undefined;
+				return undefined;
+			}
+			space.resize(Math.min(this.bound, Math.max(length, 2 * space.byteLength, MIN_GROWTH)));
+			this.view = undefined;
+		}
+		this.view ??= Buffer.from(space, 0, space.byteLength);
+		return this.view;
+	}
+}
+
 export class Base64Decoder {
 	private head = '';
 	private headDone = false;
@@ -38,23 +115,21 @@ export class Base64Decoder {
 	private letters = 0;
 	private padding = 0;
 	private problem: Base64Problem | undefined;
-	private readonly chunks: Buffer[] = [];
-	private target: Buffer | undefined;
-	private written = 0;
+	private readonly bytes: DecodedBytes;
 	/** How whole quanta are taken: as they come, without whitespace, or (after a failed check) only the careful way. */
 	private fastWay: 'plain' | 'stripped' | 'off' = 'plain';
 	private checkFailed = false;
 
 	/**
 	 * `maxBytes`: a file larger than this is refused as soon as that is certain.
-	 * `expectedBytes`: the file's size at most when known beforehand (from the answer's length):
-	 * the bytes are then decoded into one buffer of that size, never copied again.
+	 * `expectedBytes`: the file's size at most when known beforehand (from the text's or the
+	 * answer's length), else the limit bounds it.
 	 */
 	constructor(
 		private readonly maxBytes: number,
 		expectedBytes?: number,
 	) {
-		this.target = expectedBytes !== undefined && expectedBytes <= maxBytes ? Buffer.allocUnsafe(expectedBytes) : undefined;
+		this.bytes = new DecodedBytes(Math.min(expectedBytes ?? maxBytes, maxBytes));
 	}
 
 	get failed(): Base64Problem | undefined {
@@ -75,11 +150,10 @@ export class Base64Decoder {
 		}
 		if (this.padding === 0 && this.fastWay !== 'off') {
 			if (this.fastWay === 'plain') {
-				const rest = this.takeWholeQuanta(text);
+				text = this.takeWholeQuanta(text);
 				// A check failed: a text wrapped in lines fails it every time, so the
 				// whitespace is taken out first from here on (it is allowed anywhere).
 				if (this.checkFailed) this.fastWay = 'stripped';
-				else text = rest;
 			}
 			if (this.fastWay === 'stripped') {
 				const letters = text.replace(WHITESPACE_RUNS, '');
@@ -116,46 +190,59 @@ export class Base64Decoder {
 		}
 		this.decode(this.pending + '='.repeat(this.padding));
 		this.pending = '';
-		if (this.target) return { ok: true, data: this.target.subarray(0, this.written) };
-		return { ok: true, data: this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.written) };
+		return { ok: true, data: this.bytes.result() };
 	}
 
 	/**
-	 * The fast way for what nearly every file is, whole quanta of the alphabet alone: the
-	 * letters held back and the text's whole quanta are decoded natively and encoded back; an
-	 * equal text proves every character was in the alphabet (the encoder writes nothing else,
-	 * and a last quantum that may hold `=` is left to the careful way). Returns what is left
-	 * for the careful way: the whole text when the check fails, so it finds and names the fault.
+	 * The fast way for what nearly every file is, whole quanta of the alphabet alone: decoded
+	 * natively straight into the file's buffer and encoded back; an equal text proves every
+	 * character was in the alphabet (the encoder writes nothing else, and a last quantum that
+	 * may hold `=` is left to the careful way). The letters held back complete their quantum
+	 * with the text's first ones, and the rest of the text's whole quanta is a slice of it, so
+	 * no copy of the text is made. Returns what is left for the careful way: all of the text
+	 * from the quantum whose check failed, so it finds and names the fault.
 	 */
 	private takeWholeQuanta(text: string): string {
 		this.checkFailed = false;
 		const held = this.pending.length;
-		const input = held === 0 ? text : this.pending + text;
-		let end = input.length - (input.length % 4);
-		if (end > 0 && input.charCodeAt(end - 1) === EQUALS) end -= 4;
+		const total = held + text.length;
+		let end = total - (total % 4);
+		if (end > held && text.charCodeAt(end - 1 - held) === EQUALS) end -= 4;
 		if (end <= held) return text;
 		const added = end - held;
 		// Over the limit: the careful way counts the letters and says so.
 		if (decodedSizeOf(this.letters + added) > this.maxBytes) return text;
-		const part = end === input.length ? input : input.slice(0, end);
-		const bytes = decodedSizeOf(end);
-		let decoded: Buffer;
-		if (this.target) {
-			if (this.written + bytes > this.target.length) return text;
-			// Not yet counted as written: the bytes of a failed check are written over later.
-			decoded = this.target.subarray(this.written, this.written + this.target.write(part, this.written, 'base64'));
-		} else {
-			decoded = Buffer.from(part, 'base64');
+		let from = 0;
+		if (held !== 0) {
+			from = 4 - held;
+			const first = this.decoded(this.pending + text.slice(0, from));
+			if (!first) return this.checkFails(text);
+			this.take(first, from);
 		}
-		if (decoded.length !== bytes || decoded.toString('base64') !== part) {
-			this.checkFailed = true;
-			return text;
-		}
-		if (!this.target) this.chunks.push(decoded);
-		this.written += bytes;
-		this.letters += added;
+		if (from === added) return text.slice(from);
+		const rest = this.decoded(text.slice(from, added));
+		if (!rest) return this.checkFails(text.slice(from));
+		this.take(rest, added - from);
+		return added === text.length ? '' : text.slice(added);
+	}
+
+	/** Checked bytes of `letters` letters of the text (with those held back) now count. */
+	private take(decoded: Buffer, letters: number): void {
+		this.bytes.commit(decoded);
+		this.letters += letters;
 		this.pending = '';
-		return end - held === text.length ? '' : text.slice(end - held);
+	}
+
+	/** Whole quanta decoded into the file's next bytes (not yet counted), if they are of the alphabet alone. */
+	private decoded(quanta: string): Buffer | undefined {
+		const decoded = this.bytes.decode(quanta);
+		return decoded.length === decodedSizeOf(quanta.length) && decoded.toString('base64') === quanta ? decoded : undefined;
+	}
+
+	/** The check failed: what is left goes the careful way, which finds and names the fault. */
+	private checkFails(rest: string): string {
+		this.checkFailed = true;
+		return rest;
 	}
 
 	/** Holds back the start of the text until it is known whether it is a `data:` URL. */
@@ -220,19 +307,7 @@ export class Base64Decoder {
 	}
 
 	private decode(text: string): void {
-		if (text === '') return;
-		if (this.target && this.written + decodedSizeOf(text.length) > this.target.length) {
-			// The size given beforehand was short: keep what is decoded and go on in pieces.
-			this.chunks.push(this.target.subarray(0, this.written));
-			this.target = undefined;
-		}
-		if (this.target) {
-			this.written += this.target.write(text, this.written, 'base64');
-		} else {
-			const bytes = Buffer.from(text, 'base64');
-			this.chunks.push(bytes);
-			this.written += bytes.length;
-		}
+		if (text !== '') this.bytes.commit(this.bytes.decode(text));
 	}
 }
 

@@ -140,7 +140,8 @@ class AnswerScanner {
 	private startFile(textStart: number): void {
 		this.inFile = true;
 		this.fileSeen = true;
-		// The answer's length bounds the file: decoded into one buffer of that size, never copied.
+		// The answer's length, when said, bounds the file (else the limit does): decoded into one
+		// buffer that grows in place up to that bound, never copied or joined.
 		const left = this.spec.answerBytes === undefined ? undefined : decodedSizeOf(Math.max(0, this.spec.answerBytes - textStart));
 		this.decoder = new Base64Decoder(this.spec.maxBytes, left === undefined ? undefined : Math.min(left, this.spec.maxBytes));
 	}
