@@ -47,7 +47,21 @@ const DECLINED = {
 	text: 'Hi Ana, your order ships tomorrow.',
 	final: 'The reviewer stopped that message; I will wait for instructions.',
 };
-const SCENARIOS = [APPROVED, DECLINED];
+const UNEDITED = {
+	prompt: 'Tell Ana, +55 (11) 98888-0000, that her parcel is at the post office.',
+	text: 'Hi Ana, your parcel is at the post office.',
+	final: 'The reviewer stopped that message.',
+};
+const SCENARIOS = [APPROVED, DECLINED, UNEDITED];
+
+/**
+ * The README's review message: what the agent wants to send and to whom, from the gated tool's
+ * arguments (`$tool.parameters`, under the `$fromAI` keys). n8n's default message writes
+ * `{{ $tool.parameters }}`, an object, which an expression renders as "[object Object]".
+ */
+export const REVIEW_MESSAGE = '=The assistant wants to send this to {{ $tool.parameters.Number }}:\n\n{{ $tool.parameters.Text }}';
+/** The start of n8n's default message of a Human-in-the-Loop tool, up to where the arguments go. */
+const DEFAULT_MESSAGE_START = `The agent wants to run this tool: ${TOOL_NAME}\n\nInput:\n`;
 
 /**
  * The scripted model: the first turn calls the gated Send Text tool with the arguments under
@@ -72,9 +86,9 @@ export function reviewScript(request: ChatRequest): Turn {
 }
 
 /** Webhook → AI Agent; the model; Send Text → the review node → the agent. */
-export function reviewWorkflow(version: string, path: string, credIds: { openAi: string; messaging: string }): WorkflowSpec {
+export function reviewWorkflow(version: string, path: string, credIds: { openAi: string; messaging: string }, message?: string): WorkflowSpec {
 	return {
-		name: 'e2e (v): a person reviews the agent\'s message on WhatsApp',
+		name: `e2e (v): a person reviews the agent's message on WhatsApp (${message ? 'the README\'s message' : 'n8n\'s default message'})`,
 		nodes: [
 			{ id: 'hook', name: 'Start', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: randomBytes(8).toString('hex'), parameters: { path, httpMethod: 'POST', options: {} } },
 			agentNode(version, '={{ $json.body.prompt }}', [300, 0]),
@@ -86,10 +100,11 @@ export function reviewWorkflow(version: string, path: string, credIds: { openAi:
 				typeVersion: 2,
 				position: [400, 200],
 				credentials: credentialRef(credIds.messaging, MESSAGING_CREDENTIAL),
-				// Message left at n8n's default (the tool's name and arguments); both buttons, so the reviewer can decline.
+				// Without a message, n8n's default (the tool's name and arguments); both buttons, so the reviewer can decline.
 				parameters: {
 					instance: { __rl: true, mode: 'list', value: 'demo' },
 					number: REVIEWER,
+					...(message ? { message } : {}),
 					approvalOptions: { values: { approvalType: 'double' } },
 				},
 			},
@@ -169,6 +184,13 @@ async function finished(tools: E2eTools, rest: RestClient, executionId: string):
 	return { status: full.status, raw: typeof full.data === 'string' ? full.data : JSON.stringify(full.data), data: typeof full.data === 'string' ? unflatten(full.data) : full.data };
 }
 
+/** The message the reviewer gets: the text, then the approve and decline links as the node writes them. */
+function withLinks(text: string, review: Review): string {
+	return `${text}\n\n*✓ Approve:*\n${review.approve}\n\n*✗ Decline:*\n${review.decline}`;
+}
+
+const agentOutput = (run: any): unknown => run.data?.resultData?.runData?.['AI Agent']?.slice(-1)[0]?.data?.main?.[0]?.[0]?.json?.output;
+
 export async function agentReviewChecks(tools: E2eTools, rest: RestClient, n8nUrl: string): Promise<void> {
 	if (majorOf(tools.version) < 2) {
 		console.log(`e2e: (v) not run on n8n ${tools.version}: Human-in-the-Loop tools came with n8n 2.x`);
@@ -179,62 +201,77 @@ export async function agentReviewChecks(tools: E2eTools, rest: RestClient, n8nUr
 	const { startSandbox } = (await import('../sandbox/server')) as { startSandbox: (o: unknown) => Promise<Sandbox> };
 	const sandbox = await startSandbox({ dialect: 'v2', instances: [{ name: 'demo' }] });
 	const model = await startModelServer(reviewScript, await freePort());
-	const path = `agent-review-${randomBytes(4).toString('hex')}`;
-	let workflowId = '';
+	const suffix = randomBytes(4).toString('hex');
+	const edited = { path: `agent-review-${suffix}`, id: '' };
+	const unedited = { path: `agent-review-default-${suffix}`, id: '' };
+	/** The stored data of every finished run, to look for secrets in. */
+	const runs: string[] = [];
 	try {
 		const messaging = String((await rest.call('POST', '/credentials', { name: MESSAGING_CREDENTIAL, type: 'messagingInstanceApi', data: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, dialect: 'v2' } })).id);
 		const openAi = String((await rest.call('POST', '/credentials', { name: MODEL_CREDENTIAL, type: 'openAiApi', data: { apiKey: openAiKey, url: model.url, header: false } })).id);
-		const spec = reviewWorkflow(tools.version, path, { openAi, messaging });
-		workflowId = String((await rest.call('POST', '/workflows', { ...spec, active: false, settings: { executionOrder: 'v1' } })).id);
-		await rest.activate(workflowId);
+		for (const [workflow, message] of [[edited, REVIEW_MESSAGE], [unedited, undefined]] as const) {
+			const spec = reviewWorkflow(tools.version, workflow.path, { openAi, messaging }, message);
+			workflow.id = String((await rest.call('POST', '/workflows', { ...spec, active: false, settings: { executionOrder: 'v1' } })).id);
+			await rest.activate(workflow.id);
+		}
 
 		// --- approved -----------------------------------------------------------------------
 		let review: Review | undefined;
-		await tools.check('(v) the model calls the gated Send Text: the review request goes to the reviewer with approve and decline links, the run waits, nothing sent yet', async () => {
-			review = await startAndAwaitReview(tools, rest, sandbox, n8nUrl, workflowId, path, APPROVED.prompt);
-			console.log(`e2e: (v) review message:\n${review.message}`);
+		await tools.check('(v) the model calls the gated Send Text: the reviewer gets what it would send and to whom, with approve and decline links; the run waits; nothing sent yet', async () => {
+			review = await startAndAwaitReview(tools, rest, sandbox, n8nUrl, edited.id, edited.path, APPROVED.prompt);
 			assert.match(review.approve, /\/webhook-waiting\/\d+\/[^?]*\?approved=true&signature=[0-9a-f]{64}$/);
 			assert.match(review.decline, /\/webhook-waiting\/\d+\/[^?]*\?approved=false&signature=[0-9a-f]{64}$/);
+			assert.equal(review.message, withLinks(`The assistant wants to send this to +55 (11) 98888-0000:\n\n${APPROVED.text}`, review));
 			assert.equal(sendTexts(sandbox, CUSTOMER).length, 0, 'Send Text ran before the review');
+			// The model is offered Send Text itself, its own arguments nested under toolParameters (the review node adds none).
+			const offered = (conversation(model, APPROVED.prompt)[0]?.tools ?? []).map((t) => t.function);
+			assert.deepEqual(offered.map((t) => t.name), [TOOL_NAME], 'tools offered');
+			const properties = (offered[0].parameters?.properties ?? {}) as Record<string, any>;
+			assert.deepEqual(Object.keys(properties).sort(), ['hitlParameters', 'toolParameters']);
+			assert.deepEqual(Object.keys(properties.toolParameters?.properties ?? {}).sort(), ['Number', 'Text']);
+			assert.deepEqual(properties.hitlParameters?.properties, {});
 		});
 		if (review) {
 			const { executionId, approve } = review;
-			await tools.check('(v) approved through the link: the run resumes, Send Text runs once with the model\'s number and text, the model gets its result and answers', async () => {
+			await tools.check("(v) approved through the link: the run resumes, Send Text runs once with the model's number and text, the model gets its result and answers", async () => {
 				const answered = await post(approve);
 				assert.equal(answered.status, 200, answered.body.slice(0, 300));
 				const run = await finished(tools, rest, executionId);
+				runs.push(run.raw);
 				assert.equal(run.status, 'success');
 				const sent = sendTexts(sandbox, CUSTOMER);
 				assert.equal(sent.length, 1, `Send Text requests: ${JSON.stringify(sent.map((r) => r.body))}`);
 				assert.equal(sent[0].body.text, APPROVED.text);
 				assert.ok(sent[0].status < 300, `the sandbox answered ${sent[0].status}`);
-				const stored = (sandbox.chat as any[]).filter((e) => e.direction === 'out' && JSON.stringify(e.body).includes(APPROVED.text));
-				assert.equal(stored.length, 1, 'the message is not once in the sandbox chat');
+				const stored = (sandbox.chat as any[]).filter((e) => e.direction === 'out' && String(e.chat).startsWith(CUSTOMER));
+				assert.equal(stored.length, 1, `the customer's chat in the sandbox: ${JSON.stringify(stored.map((e) => e.text))}`);
+				assert.ok(JSON.stringify(stored[0].body).includes(APPROVED.text), stored[0].text);
 				const results = toolMessages(model, APPROVED.prompt);
-				console.log(`e2e: (v) tool result after approval: ${JSON.stringify(results).slice(0, 600)}`);
 				assert.equal(results.length, 1, `tool results: ${JSON.stringify(results)}`);
-				assert.ok(results[0].content.includes(CUSTOMER) && !/"error"/i.test(results[0].content), `tool result: ${results[0].content.slice(0, 400)}`);
-				const output = run.data?.resultData?.runData?.['AI Agent']?.slice(-1)[0]?.data?.main?.[0]?.[0]?.json?.output;
-				assert.equal(output, APPROVED.final);
+				const [result] = JSON.parse(results[0].content) as any[];
+				assert.equal(result?.key?.remoteJid, `${CUSTOMER}@s.whatsapp.net`, `tool result: ${results[0].content.slice(0, 400)}`);
+				assert.equal(result?.message?.extendedTextMessage?.text, APPROVED.text);
+				assert.equal(agentOutput(run), APPROVED.final);
 			});
 		}
 
 		// --- declined -----------------------------------------------------------------------
 		let second: Review | undefined;
 		await tools.check('(v) a second request: the review request goes out and the run waits', async () => {
-			second = await startAndAwaitReview(tools, rest, sandbox, n8nUrl, workflowId, path, DECLINED.prompt);
+			second = await startAndAwaitReview(tools, rest, sandbox, n8nUrl, edited.id, edited.path, DECLINED.prompt);
+			assert.equal(second.message, withLinks(`The assistant wants to send this to +55 (11) 98888-0000:\n\n${DECLINED.text}`, second));
 		});
 		if (second) {
 			const { executionId, decline } = second;
-			await tools.check('(v) declined through the link: the run resumes, nothing is sent, the model gets n8n\'s rejection text and answers', async () => {
+			await tools.check("(v) declined through the link: the run resumes, nothing is sent, the model gets n8n's rejection text and answers", async () => {
 				const answered = await post(decline);
 				assert.equal(answered.status, 200, answered.body.slice(0, 300));
 				const run = await finished(tools, rest, executionId);
+				runs.push(run.raw);
 				assert.equal(run.status, 'success');
 				assert.equal(sendTexts(sandbox, CUSTOMER).length, 1, 'the declined message was sent');
-				assert.ok(!(sandbox.chat as any[]).some((e) => JSON.stringify(e.body).includes(DECLINED.text)), 'the declined text is in the sandbox chat');
+				assert.equal((sandbox.chat as any[]).filter((e) => e.direction === 'out' && String(e.chat).startsWith(CUSTOMER)).length, 1, 'the declined text reached the customer');
 				const results = toolMessages(model, DECLINED.prompt);
-				console.log(`e2e: (v) tool result after decline: ${JSON.stringify(results).slice(0, 600)}`);
 				assert.equal(results.length, 1, `tool results: ${JSON.stringify(results)}`);
 				const [{ id, content }] = results;
 				assert.deepEqual(JSON.parse(content), [
@@ -242,23 +279,45 @@ export async function agentReviewChecks(tools: E2eTools, rest: RestClient, n8nUr
 						output: `User rejected the tool call to ${TOOL_NODE} (id: ${id}). STOP what you are doing and wait for the user to tell you how to proceed. The tool is still available if needed.`,
 					},
 				]);
-				const output = run.data?.resultData?.runData?.['AI Agent']?.slice(-1)[0]?.data?.main?.[0]?.[0]?.json?.output;
-				assert.equal(output, DECLINED.final);
+				assert.equal(agentOutput(run), DECLINED.final);
 			});
 		}
 
-		await tools.check('(v) the model server saw no messaging API key or instance token, and the OpenAI key only in the Authorization header', () => {
-			assert.ok(model.chats().length >= 4, `the model was asked ${model.chats().length} times`);
+		// --- n8n's default message ----------------------------------------------------------
+		await tools.check("(v) with the review node's Message left empty, n8n's default names the tool but not the arguments; declined, nothing is sent", async () => {
+			const third = await startAndAwaitReview(tools, rest, sandbox, n8nUrl, unedited.id, unedited.path, UNEDITED.prompt);
+			assert.ok(third.message.startsWith(DEFAULT_MESSAGE_START), third.message);
+			const shown = third.message.slice(DEFAULT_MESSAGE_START.length).split('\n\n*✓ Approve:*')[0];
+			// n8n renders `{{ $tool.parameters }}` (an object) as "[object Object]": neither the number nor the text show.
+			assert.ok(!shown.includes(UNEDITED.text), `n8n's default message now shows the arguments (${shown}): the README can say so`);
+			assert.equal(third.message, withLinks(`${DEFAULT_MESSAGE_START}${shown}`, third));
+			const answered = await post(third.decline);
+			assert.equal(answered.status, 200, answered.body.slice(0, 300));
+			const run = await finished(tools, rest, third.executionId);
+			runs.push(run.raw);
+			assert.equal(run.status, 'success');
+			assert.equal(sendTexts(sandbox, CUSTOMER).length, 1, 'the declined message was sent');
+			assert.equal(agentOutput(run), UNEDITED.final);
+		});
+
+		await tools.check('(v) the model server saw no messaging API key or instance token (the OpenAI key only in Authorization); no secret in the stored runs', () => {
+			assert.ok(model.chats().length >= 6, `the model was asked ${model.chats().length} times`);
+			const token = sandbox.instanceToken('demo');
 			for (const r of model.requests) {
 				const everything = `${JSON.stringify(r.headers)}\n${r.raw}`;
 				assert.ok(!everything.includes(sandbox.apiKey), `the messaging API key reached the model (${r.method} ${r.path})`);
-				assert.ok(!everything.includes(sandbox.instanceToken('demo')), 'the instance token reached the model');
+				assert.ok(!everything.includes(token), 'the instance token reached the model');
 				assert.ok(!r.raw.includes(openAiKey), 'the OpenAI key is in a request body');
 				assert.equal(r.headers.authorization, `Bearer ${openAiKey}`);
 			}
+			assert.equal(runs.length, 3, 'not every run was read back');
+			for (const raw of runs) {
+				assert.ok(raw.includes(REVIEW_NODE), 'no run data to look into');
+				for (const secret of [sandbox.apiKey, token, openAiKey]) assert.ok(!raw.includes(secret), 'a secret is in a stored run');
+			}
 		});
 	} finally {
-		if (workflowId) await rest.deactivate(workflowId).catch(() => undefined);
+		for (const workflow of [edited, unedited]) if (workflow.id) await rest.deactivate(workflow.id).catch(() => undefined);
 		await model.close();
 		await sandbox.close();
 		console.log(`e2e: (v) took ${((Date.now() - started) / 1000).toFixed(1)} s`);
