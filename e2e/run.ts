@@ -55,6 +55,7 @@ import { triggerChecks } from './trigger';
 import { restartChecks } from './restart';
 import { chatbotChecks } from './chatbots';
 import { otherRoutesChecks } from './otherRoutes';
+import { agentReviewChecks } from './agentReview';
 
 const report = new Report('e2e');
 const record = report.record.bind(report);
@@ -165,6 +166,9 @@ async function main(): Promise<void> {
 
 		// --- (u) every other route: profile, proxy, business, templates, storage, Chatwoot ------
 		await otherRoutesChecks(tools, rest);
+
+		// --- (v) a person approves or declines an AI agent's Send Text on WhatsApp (Human-in-the-Loop tool)
+		await agentReviewChecks(tools, rest, n8n.url);
 
 		// --- (c) node types -------------------------------------------------------------
 		await nodeTypeChecks(report, rest);
