@@ -6,6 +6,7 @@ import { Redactor, secretsIn, secretsOfUrl } from '../../shared/redact';
 import { apiRequest, openConnection } from '../../shared/transport';
 import { explainMissingRoute, isOlder, serverVersionOf, versionOrNewer } from '../../shared/serverVersion';
 import { dialectOf, type Dialect } from '../../shared/dialect';
+import { readWebhook, ROUTES } from '../../shared/routes';
 import { findOperation, labelsOf } from './index';
 import { readPages } from './pages';
 import { ItemParameters, ParameterSource } from './parameters';
@@ -85,6 +86,22 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	const run: OperationRun = {
 		resumeUrl: (query) => this.getSignedResumeUrl(query),
 		messageId: (itemIndex) => nodeMessageId(this, runIndex, itemIndex),
+		instanceWebhook: async (instance, itemIndex) =>
+			readWebhook(await apiRequest(this, connection, { method: ROUTES.findWebhook.method, route: ROUTES.findWebhook.path, instance }, itemIndex)),
+		postToN8n: async (url, body, headers) => {
+			const response = (await this.helpers.httpRequest({
+				method: 'POST',
+				url,
+				body,
+				headers,
+				json: true,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				disableFollowRedirect: true,
+				timeout: connection.timeoutMs,
+			})) as { statusCode?: number; body?: unknown };
+			return { status: response.statusCode ?? 0, body: response.body };
+		},
 	};
 	// n8n's Retry On Fail runs the node again without saying so: the node context remembers.
 	const sends = operation.carriesMessageId ? SendRecord.open(this, runIndex) : undefined;
@@ -141,7 +158,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 					connection,
 					{
 						method: operation.method ?? 'POST',
-						route,
+						route: built.route ?? route,
 						instance,
 						body: built.body,
 						qs: built.query,
