@@ -79,6 +79,8 @@ function chatIdsOf(key: NonNullable<DeliveryEvent['key']>): Set<string> {
 export function waitFor(data: TriggerStaticData, event: DeliveryEvent, now = Date.now()): WaitEntry | undefined {
 	if (!event.key || !event.message || event.key.fromMe) return undefined;
 	const waits = waitsOf(data, now);
+	// Expired entries go as soon as a message is looked up (no timers in a node).
+	if (Array.isArray(data.waits) && waits.length !== data.waits.length) store(data, waits);
 	if (waits.length === 0) return undefined;
 	const ids = chatIdsOf(event.key);
 	return waits.find((entry) => ids.has(entry.chatId));

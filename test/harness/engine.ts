@@ -30,6 +30,8 @@ export interface RunNodeOptions {
 	cancelAfterMs?: number;
 	/** The execution's id; every n8n execution has its own (default EXECUTION_ID). */
 	executionId?: string;
+	/** Where this n8n serves (its waiting links start with it); http://127.0.0.1:5678 unless given. */
+	baseUrl?: string;
 }
 
 export interface NodeRun {
@@ -126,7 +128,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	});
 
 	const execute = new WorkflowExecute(
-		additionalDataFor(credentialsHelper, 'http://127.0.0.1:5678', { hooks, executionId }),
+		additionalDataFor(credentialsHelper, options.baseUrl ?? 'http://127.0.0.1:5678', { hooks, executionId }),
 		'manual',
 		runExecutionData,
 	);
