@@ -91,7 +91,7 @@ export function release(data: TriggerStaticData, entry: WaitEntry, now = Date.no
 	store(data, waitsOf(data, now).filter((other) => other.resumeUrl !== entry.resumeUrl));
 }
 
-export type ResumeOutcome = 'resumed' | 'gone' | 'failed';
+export type ResumeOutcome = 'resumed' | 'gone' | 'busy' | 'failed';
 
 /** The item as the waiting node receives it: JSON, and its file as base64 (files too large go without). */
 export function replyBody(item: INodeExecutionData, file: { name: string; data: Buffer; fileName: string; mimeType: string } | undefined): IDataObject {
@@ -107,8 +107,10 @@ export function replyBody(item: INodeExecutionData, file: { name: string; data: 
 
 /**
  * Posts the reply to the waiting execution. `resumed` only when the waiting node answered that
- * it took it; `gone` when n8n says the execution is not waiting there (finished, deleted, or
- * an answer that is not the node's); `failed` when n8n could not be reached or failed.
+ * it took it; `busy` when n8n says the execution is still running (a reply faster than the
+ * execution reached its wait); `gone` when n8n says the execution is not waiting there
+ * (finished, deleted, or an answer that is not the node's); `failed` when n8n could not be
+ * reached or failed.
  */
 export async function resume(ctx: IWebhookFunctions, entry: WaitEntry, body: IDataObject): Promise<ResumeOutcome> {
 	try {
@@ -124,6 +126,8 @@ export async function resume(ctx: IWebhookFunctions, entry: WaitEntry, body: IDa
 		const status = response.statusCode ?? 0;
 		const answer = response.body as IDataObject | undefined;
 		if (status >= 200 && status < 300) return answer && typeof answer === 'object' && answer.resumed === true ? 'resumed' : 'gone';
+		const message = answer && typeof answer === 'object' && typeof answer.message === 'string' ? answer.message : '';
+		if (status === 409 && /is running already/i.test(message)) return 'busy';
 		if (status === 404 || status === 409 || status === 410) return 'gone';
 		return 'failed';
 	} catch {

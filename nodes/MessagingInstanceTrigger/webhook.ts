@@ -114,7 +114,14 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 			await ctx.helpers.prepareBinaryData(data, fileName, mimeType);
 		items = [];
 		for (const event of emitted) {
-			if (await answersWait(ctx, delivery, event, options)) answered++;
+			const handled = await answersWait(ctx, delivery, event, options);
+			if (handled === 'busy') {
+				// The execution has not reached its wait yet: the server delivers again later
+				// (it retries a 503), and then the reply finds it waiting.
+				for (const each of emitted) forget(scope, each.dedupeKey);
+				return respond(ctx, 503, 'The execution waiting for this reply is not ready yet; deliver again');
+			}
+			if (handled === 'answered') answered++;
 			else items.push(await itemOf(delivery, event, options, prepare));
 		}
 	} catch (error) {
@@ -146,14 +153,20 @@ function registerWait(ctx: IWebhookFunctions, body: unknown): IWebhookResponseDa
 }
 
 /**
- * Hands the event to the execution waiting for its chat, if one does. True when the event is
- * answered that way and starts no run of its own; false when it is emitted as usual (nobody
- * waits, the waiting node asked for a run too, or the execution is gone or unreachable).
+ * Hands the event to the execution waiting for its chat, if one does. `answered` when the
+ * event is answered that way and starts no run of its own; `busy` when the execution is not
+ * waiting yet; `emit` when it is emitted as usual (nobody waits, the waiting node asked for a
+ * run too, or the execution is gone or unreachable).
  */
-async function answersWait(ctx: IWebhookFunctions, delivery: Delivery, event: DeliveryEvent, options: TriggerOptions): Promise<boolean> {
+async function answersWait(
+	ctx: IWebhookFunctions,
+	delivery: Delivery,
+	event: DeliveryEvent,
+	options: TriggerOptions,
+): Promise<'answered' | 'busy' | 'emit'> {
 	const data = staticDataOf(ctx);
 	const wait = waitFor(data, event);
-	if (!wait) return false;
+	if (!wait) return 'emit';
 	// The file goes to the waiting execution as base64, not into this workflow's binary data.
 	let file: Parameters<typeof replyBody>[1];
 	const capture = async (buffer: Buffer, fileName: string, mimeType: string): Promise<IBinaryData> => {
@@ -162,7 +175,8 @@ async function answersWait(ctx: IWebhookFunctions, delivery: Delivery, event: De
 	};
 	const item = await itemOf(delivery, event, options, capture);
 	const outcome = await resume(ctx, wait, replyBody(item, file));
+	if (outcome === 'busy') return 'busy';
 	// Unreachable (n8n restarting, a network error): the entry stays for the next message.
 	if (outcome !== 'failed') release(data, wait);
-	return outcome === 'resumed' && !wait.alsoStartRun;
+	return outcome === 'resumed' && !wait.alsoStartRun ? 'answered' : 'emit';
 }

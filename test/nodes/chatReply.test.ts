@@ -23,6 +23,8 @@ let runs: Map<string, RunNodeOptions>;
 let answers: Array<{ executionId: string; answer: LinkAnswer }>;
 /** What the test's n8n answers at the waiting address instead of running the node (an execution gone). */
 let waitingGone: boolean;
+/** n8n answers that the execution is still running (it has not reached its wait yet), this many times. */
+let stillRunning: number;
 
 beforeEach(async () => {
 	s = await setup('v2');
@@ -31,10 +33,15 @@ beforeEach(async () => {
 	runs = new Map();
 	answers = [];
 	waitingGone = false;
+	stillRunning = 0;
 	s.harness.waiting = async (link, body) => {
 		const executionId = new URL(link).pathname.split('/')[2];
 		const options = runs.get(executionId);
 		if (!options || waitingGone) return { status: 404, body: { message: `The execution "${executionId}" does not exist.` } };
+		if (stillRunning > 0) {
+			stillRunning--;
+			return { status: 409, body: { code: 409, message: `The execution "${executionId}" is running already.` } };
+		}
 		const answer = await postJson(options, link, body);
 		answers.push({ executionId, answer });
 		return { status: answer.status, body: answer.json ?? answer.html };
@@ -235,6 +242,24 @@ describe('Send and Wait for Response: Reply in the Chat', () => {
 		await s.sandbox.injectMessage(INSTANCE, { from: ASKED, text: 'late answer' });
 		expect(s.harness.waitingRequests.map((request) => request.status)).toEqual([404]);
 		expect(s.harness.emitted.map((item) => item.json.text)).toEqual(['late answer']);
+		expect(storedWaits()).toEqual([]);
+	});
+
+	test('a reply faster than the execution reached its wait: the delivery is refused with 503 (the server delivers again), then resumes it', async () => {
+		const options = optionsFor({ message: 'Ok?' });
+		const waiting = await waitingRun(options);
+		stillRunning = 1;
+		const first = await s.sandbox.injectMessage(INSTANCE, { from: ASKED, text: 'fast', id: '3AFAST00001' });
+		expect(first?.attempts.map((attempt) => attempt.status)).toEqual([503]);
+		expect(s.harness.emitted).toEqual([]);
+		expect(storedWaits()).toHaveLength(1);
+		// The server's retry of the same message.
+		const again = await s.sandbox.injectMessage(INSTANCE, { from: ASKED, text: 'fast', id: '3AFAST00001' });
+		expect(again?.attempts.map((attempt) => attempt.status)).toEqual([200]);
+		expect(s.harness.waitingRequests.map((request) => request.status)).toEqual([409, 200]);
+		const resumed = await resume(options, waiting, answers[0].answer.workflowData!);
+		expect(resumed.items[0].json).toMatchObject({ text: 'fast', messageId: '3AFAST00001' });
+		expect(s.harness.emitted).toEqual([]);
 		expect(storedWaits()).toEqual([]);
 	});
 
