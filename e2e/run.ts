@@ -53,6 +53,7 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium';
 import { setUpV2, v2CliChecks, v2ServerChecks, type E2eTools, type V2Run } from './v2';
 import { agentChecks } from './agent';
 import { sendAndWaitChecks } from './sendAndWait';
+import { chatReplyChecks } from './chatReply';
 import { serverVersionChecks } from './serverVersions';
 import { creatorEntryChecks } from './creator';
 import { REPLY_PREFIX } from '../scripts/demo-workflow';
@@ -433,6 +434,9 @@ async function main(): Promise<void> {
 
 		// --- (r) what the node creator shows: the merged entry's description, the first action --
 		await creatorEntryChecks(tools, rest);
+
+		// --- (s) Send and Wait answered in the chat: the trigger hands the reply to the waiting run
+		await chatReplyChecks(tools, rest, n8n.url);
 
 		// --- (c) node types -------------------------------------------------------------
 		await check('(c) n8n exposes messagingInstance, messagingInstanceTrigger and the messagingInstanceTool variant', async () => {
