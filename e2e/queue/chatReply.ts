@@ -83,6 +83,10 @@ async function chatReplyResumesThroughARestartedWebhookProcess(t: Tier): Promise
 		const report = await waitFor('the report after the resume', () => sendTexts(sb, INSTANCE).find((r) => (r.body as { text?: string }).text === `report: ${text}`), 60000);
 		assert.ok(report);
 		await waitFor('the run finished', async () => ((await statusOf(t, askId)) === 'success' ? true : undefined), 30000);
+		// Workers ran it twice: up to the wait, and from the resume on.
+		const executionId = (await executionsOf(rest, askId))[0].id;
+		const started = cl.workers.map((w) => w.logs().split(`Worker started execution ${executionId} `).length - 1);
+		assert.equal(started.reduce((a, b) => a + b, 0), 2, `worker log lines for execution ${executionId}: ${started.join(', ')}`);
 		const resumedVia = lb.forwards.filter((f) => f.path.startsWith('/webhook-waiting/'));
 		assert.ok(resumedVia.length >= 1 && resumedVia.every((f) => f.statuses.every((s) => s === 200)), `the resume posts: ${JSON.stringify(resumedVia.map((f) => f.statuses))}`);
 		// The reply resumed the run only: the echo workflow did not answer it.
