@@ -184,6 +184,19 @@ describe('Send and Wait for Response: Reply in the Chat', () => {
 		expect(answers[2].answer.workflowData?.[0][0].json).toMatchObject({ text: 'maybe Wednesday', choice: null });
 	});
 
+	test('choices written as expressions of the item go out resolved; the reply still resumes the run (choice unknown there: null)', async () => {
+		const options = optionsFor({ message: 'Colour?', choices: { values: [{ choice: '={{ $json.first }}' }, { choice: '={{ $json.second }}' }] } }, 'exec-1', {
+			items: [{ first: 'Red', second: 'Blue' }],
+		});
+		const waiting = await waitingRun(options);
+		expect(bodyOf(`/message/sendText/${INSTANCE}`).text).toBe('Colour?\n\n1. Red\n2. Blue\n\n_Reply with the number or the text of your choice._');
+		await s.sandbox.injectMessage(INSTANCE, { from: ASKED, text: '2' });
+		expect(s.harness.waitingRequests.map((request) => request.status)).toEqual([200]);
+		const resumed = await resume(options, waiting, answers[0].answer.workflowData!);
+		expect(resumed.items[0].json).toMatchObject({ text: '2' });
+		expect(resumed.items[0].json.choice).toBeNull();
+	});
+
 	test('as a poll: the message is the question, the choices its options; picking an option\'s text is the choice', async () => {
 		const options = optionsFor({ message: 'Lunch?', choices: { values: [{ choice: 'Pizza' }, { choice: 'Salad' }] }, options: { choicesAs: 'poll' } });
 		await waitingRun(options);

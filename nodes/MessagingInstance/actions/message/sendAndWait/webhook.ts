@@ -74,7 +74,7 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 	try {
 		const message = String(read('message') ?? '').trim();
 		const responseType = responseTypeOf(read, fail);
-		if (responseType === 'chatReply') return await chatReplyAnswer(this, method, chatReplySettings(read, fail).choices);
+		if (responseType === 'chatReply') return await chatReplyAnswer(this, method, choicesOf(read, fail));
 		if (responseType === 'approval') {
 			const query = this.getQueryData() as IDataObject;
 			const approved = query.approved === 'true' ? true : query.approved === 'false' ? false : undefined;
@@ -104,6 +104,19 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 		if (!(error instanceof PageError)) throw new NodeOperationError(this.getNode(), error as Error);
 		answer(this, 500, problemPage('This question cannot be answered', `The workflow's node is set up wrongly: ${error.message}.`));
 		return { noWebhookResponse: true };
+	}
+}
+
+/**
+ * The offered choices, to name the one a reply picks. Settings that cannot be read here (an
+ * expression of the item) give none: the reply still resumes the run, with `choice` null,
+ * rather than leave it waiting.
+ */
+function choicesOf(read: ReadParameter, fail: Fail): string[] {
+	try {
+		return chatReplySettings(read, fail).choices;
+	} catch {
+		return [];
 	}
 }
 
