@@ -276,6 +276,38 @@ describe('Send and Wait for Response: Reply in the Chat', () => {
 		expect(storedWaits()).toEqual([]);
 	});
 
+	test('a contact known by LID (2.3.6 names the chat by the LID): asked by number or by LID, the reply resumes the run', async () => {
+		const lid = '123456789012345@lid';
+		const byNumber = optionsFor({ message: 'By number?' }, 'exec-number');
+		await waitingRun(byNumber);
+		await s.sandbox.injectMessage(INSTANCE, { from: ASKED, lid, text: 'here' });
+		expect(s.sandbox.deliveries.at(-1)?.body.data.key).toMatchObject({ remoteJid: lid, remoteJidAlt: `${ASKED}@s.whatsapp.net` });
+		expect(answers.map(({ executionId, answer }) => [executionId, answer.workflowData?.[0][0].json.chatId])).toEqual([['exec-number', `${ASKED}@s.whatsapp.net`]]);
+
+		const byLid = optionsFor({ message: 'By LID?', number: lid }, 'exec-lid');
+		await waitingRun(byLid);
+		expect(storedWaits().map((wait) => wait.chatId)).toEqual([lid]);
+		await s.sandbox.injectMessage(INSTANCE, { from: ASKED, lid, text: 'here too' });
+		expect(answers.map(({ executionId }) => executionId)).toEqual(['exec-number', 'exec-lid']);
+		expect(s.harness.emitted).toEqual([]);
+	});
+
+	test('at most 500 waits are kept per trigger: the oldest gives way', async () => {
+		const resumeUrl = `${s.harness.baseUrl}/webhook-waiting/exec-1/node?signature=${'0'.repeat(64)}`;
+		const expiresAt = new Date(Date.now() + 60_000).toISOString();
+		for (let index = 0; index < 503; index++) {
+			const chatId = `55119${String(index).padStart(8, '0')}@s.whatsapp.net`;
+			const posted = await s.harness.post('production', JSON.stringify({ messagingInstanceWait: { instance: INSTANCE, chatId, resumeUrl, expiresAt, alsoStartRun: false } }), {
+				query: { secret: secretOf(s) },
+			});
+			expect(posted.status).toBe(200);
+		}
+		const chats = storedWaits().map((wait) => wait.chatId);
+		expect(chats).toHaveLength(500);
+		expect(chats[0]).toBe('5511900000003@s.whatsapp.net');
+		expect(chats[499]).toBe('5511900000502@s.whatsapp.net');
+	});
+
 	test('with Limit Wait Time the entry expires with the wait; an expired entry answers nothing', async () => {
 		const before = Date.now();
 		await waitingRun(optionsFor({ message: 'Quick?', options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'minutes' } } } }));
@@ -350,6 +382,37 @@ describe('Send and Wait for Response: Reply in the Chat, refused', () => {
 		const otherInstance = JSON.parse(wait(own)) as IDataObject;
 		(otherInstance.messagingInstanceWait as IDataObject).instance = 'other';
 		expect((await s.harness.post('production', JSON.stringify(otherInstance), { query: { secret: secretOf(s) } })).status).toBe(409);
+		expect(storedWaits()).toEqual([]);
+		expect(s.harness.emitted).toEqual([]);
+	});
+
+	test('a trigger listening for a test event takes no wait: the action says to activate the workflow, nothing is sent', async () => {
+		await s.harness.deactivate();
+		await s.harness.listenForTest();
+		s.sandbox.clearRequests();
+		const run = await runNode(optionsFor({ message: 'Anyone?' }));
+		expect(run.error?.message).toBe(`"Response Type" Reply in the Chat: the trigger of instance "${INSTANCE}" is listening for a test event [item 0]`);
+		expect(calls()).toEqual([`GET /webhook/find/${INSTANCE}`]);
+		// Posted to the test URL anyway, the trigger refuses it and keeps nothing.
+		const wait = { instance: INSTANCE, chatId: `${ASKED}@s.whatsapp.net`, resumeUrl: `${s.harness.baseUrl}/webhook-waiting/exec-1/node`, expiresAt: new Date(Date.now() + 60_000).toISOString(), alsoStartRun: false };
+		const refused = await s.harness.post('test', JSON.stringify({ messagingInstanceWait: wait }), { query: { secret: secretOf(s) } });
+		expect(refused.status).toBe(409);
+		expect(storedWaits()).toEqual([]);
+		await s.harness.stopTest();
+	});
+
+	test.each([
+		['not an object', 'yes'],
+		['no chat', { instance: INSTANCE, resumeUrl: 'x', expiresAt: '2999-01-01T00:00:00Z', alsoStartRun: false }],
+		['a chat with spaces', { instance: INSTANCE, chatId: '55 11@s.whatsapp.net', resumeUrl: 'http://127.0.0.1/', expiresAt: '2999-01-01T00:00:00Z', alsoStartRun: false }],
+		['a resume URL that is not one', { instance: INSTANCE, chatId: `${ASKED}@s.whatsapp.net`, resumeUrl: 'javascript:alert(1)', expiresAt: '2999-01-01T00:00:00Z', alsoStartRun: false }],
+		['a resume URL with a password', { instance: INSTANCE, chatId: `${ASKED}@s.whatsapp.net`, resumeUrl: 'http://u:p@127.0.0.1/', expiresAt: '2999-01-01T00:00:00Z', alsoStartRun: false }],
+		['a huge resume URL', { instance: INSTANCE, chatId: `${ASKED}@s.whatsapp.net`, resumeUrl: `http://127.0.0.1/${'a'.repeat(5000)}`, expiresAt: '2999-01-01T00:00:00Z', alsoStartRun: false }],
+		['an expiry in the past', { instance: INSTANCE, chatId: `${ASKED}@s.whatsapp.net`, resumeUrl: 'http://127.0.0.1/', expiresAt: '2001-01-01T00:00:00Z', alsoStartRun: false }],
+		['Also Start as text', { instance: INSTANCE, chatId: `${ASKED}@s.whatsapp.net`, resumeUrl: 'http://127.0.0.1/', expiresAt: '2999-01-01T00:00:00Z', alsoStartRun: 'yes' }],
+	])('a malformed registration (%s) is refused with 400 and stores nothing', async (_what, wait) => {
+		const refused = await s.harness.post('production', JSON.stringify({ messagingInstanceWait: wait }), { query: { secret: secretOf(s) } });
+		expect(refused.status).toBe(400);
 		expect(storedWaits()).toEqual([]);
 		expect(s.harness.emitted).toEqual([]);
 	});
