@@ -1,5 +1,5 @@
 /**
- * (s) Send and Wait for Response answered in the chat (`chatReply`) in a real n8n: the echo
+ * (v) Send and Wait for Response answered in the chat (`chatReply`) in a real n8n: the echo
  * recipe's workflow (Messaging Instance Trigger → Send Text) is active on the sandbox's
  * instance; a second workflow (Webhook → Send and Wait, Reply in the Chat, with two choices →
  * Send Text of what it output) asks a contact and is `waiting`. Another contact's message does
@@ -8,7 +8,7 @@
  * posted as the page posts it), resumes exactly that execution with the reply as the trigger's
  * item and the choice, and starts no echo run.
  *
- *   tsx e2e/chatReply.ts [version]   runs (s) alone: packs, installs into a temp user folder,
+ *   tsx e2e/chatReply.ts [version]   runs (v) alone: packs, installs into a temp user folder,
  *                                    starts n8n and a v2 sandbox
  */
 import * as assert from 'node:assert/strict';
@@ -104,10 +104,10 @@ export async function chatReplyChecks(tools: E2eTools, rest: RestClient, n8nUrl:
 			ids.push(String(created.id));
 			return String(created.id);
 		};
-		const echoId = await create(replyWorkflow(credId, { name: 'e2e (s): echo with the trigger', credentialName: credName }));
+		const echoId = await create(replyWorkflow(credId, { name: 'e2e (v): echo with the trigger', credentialName: credName }));
 		const askId = await create(askWorkflow(credId, credName, 'ask-chat'));
 
-		const ready = await tools.check('(s) the trigger\'s workflow is active: the instance\'s webhook points at it', async () => {
+		const ready = await tools.check('(v) the trigger\'s workflow is active: the instance\'s webhook points at it', async () => {
 			await rest.activate(echoId);
 			const hook = await tools.waitFor('the instance\'s webhook on this n8n', () => {
 				const h = sandbox.webhookOf('demo');
@@ -121,7 +121,7 @@ export async function chatReplyChecks(tools: E2eTools, rest: RestClient, n8nUrl:
 		});
 		if (!ready) return;
 
-		const asked = await tools.check('(s) a run of Send and Wait (Reply in the Chat) sends the question with its choices and is waiting', async () => {
+		const asked = await tools.check('(v) a run of Send and Wait (Reply in the Chat) sends the question with its choices and is waiting', async () => {
 			await rest.activate(askId);
 			await tools.waitFor('the webhook of the asking workflow', async () => {
 				const res = await request('POST', `${n8nUrl}/webhook/ask-chat`, { ticket: 7 });
@@ -140,7 +140,7 @@ export async function chatReplyChecks(tools: E2eTools, rest: RestClient, n8nUrl:
 		});
 		if (!asked) return;
 
-		await tools.check('(s) another contact\'s message does not resume it: the trigger\'s workflow answers that contact as usual', async () => {
+		await tools.check('(v) another contact\'s message does not resume it: the trigger\'s workflow answers that contact as usual', async () => {
 			const delivery = await sandbox.injectMessage('demo', { from: OTHER, text: 'Yes', pushName: 'Bo' });
 			assert.equal(delivery?.attempts?.at(-1)?.status, 200, JSON.stringify(delivery?.attempts));
 			const echoed = await tools.waitFor('the echo to the other contact', () => texts(sandbox, OTHER).find((text) => text === `${REPLY_PREFIX}Yes`), 20000);
@@ -150,7 +150,7 @@ export async function chatReplyChecks(tools: E2eTools, rest: RestClient, n8nUrl:
 		});
 
 		const browser = fs.existsSync(CHROMIUM);
-		await tools.check(`(s) the asked contact's answer (${browser ? 'a tap on "Yes" on the chat page in Chromium' : 'posted as the chat page posts it'}) resumes the execution with the reply and the choice`, async () => {
+		await tools.check(`(v) the asked contact's answer (${browser ? 'a tap on "Yes" on the chat page in Chromium' : 'posted as the chat page posts it'}) resumes the execution with the reply and the choice`, async () => {
 			const echoesBefore = texts(sandbox, ASKED).filter((text) => text.startsWith(REPLY_PREFIX)).length;
 			if (browser) await tapChoice(sandbox, 'Yes');
 			else {

@@ -435,7 +435,7 @@ async function main(): Promise<void> {
 		// --- (r) what the node creator shows: the merged entry's description, the first action --
 		await creatorEntryChecks(tools, rest);
 
-		// --- (s) Send and Wait answered in the chat: the trigger hands the reply to the waiting run
+		// --- (v) Send and Wait answered in the chat: the trigger hands the reply to the waiting run
 		await chatReplyChecks(tools, rest, n8n.url);
 
 		// --- (c) node types -------------------------------------------------------------
