@@ -1,5 +1,5 @@
 /**
- * (v) A person reviews an AI agent's tool call on WhatsApp, in a real n8n 2.x: n8n's AI Agent
+ * (w) A person reviews an AI agent's tool call on WhatsApp, in a real n8n 2.x: n8n's AI Agent
  * (an OpenAI Chat Model pointed at the scripted model server, e2e/modelServer.ts) has the
  * Send Text tool (`messagingInstanceTool`) behind n8n's Human-in-the-Loop tool made of this
  * node (`messagingInstanceHitlTool`): the gated tool's `ai_tool` output goes into the review
@@ -8,7 +8,7 @@
  * the execution waits; approved through the link, the run resumes and Send Text runs once with
  * the model's arguments; declined, nothing is sent and the model gets n8n's rejection text.
  *
- *   tsx e2e/agentReview.ts [version]   runs (v) alone: packs, installs into a temp user
+ *   tsx e2e/agentReview.ts [version]   runs (w) alone: packs, installs into a temp user
  *                                      folder, starts n8n (~40 s)
  *
  * n8n 1.x has no Human-in-the-Loop tools: there the check says so and runs nothing.
@@ -193,7 +193,7 @@ const agentOutput = (run: any): unknown => run.data?.resultData?.runData?.['AI A
 
 export async function agentReviewChecks(tools: E2eTools, rest: RestClient, n8nUrl: string): Promise<void> {
 	if (majorOf(tools.version) < 2) {
-		console.log(`e2e: (v) not run on n8n ${tools.version}: Human-in-the-Loop tools came with n8n 2.x`);
+		console.log(`e2e: (w) not run on n8n ${tools.version}: Human-in-the-Loop tools came with n8n 2.x`);
 		return;
 	}
 	const started = Date.now();
@@ -217,7 +217,7 @@ export async function agentReviewChecks(tools: E2eTools, rest: RestClient, n8nUr
 
 		// --- approved -----------------------------------------------------------------------
 		let review: Review | undefined;
-		await tools.check('(v) the model calls the gated Send Text: the reviewer gets what it would send and to whom, with approve and decline links; the run waits; nothing sent yet', async () => {
+		await tools.check('(w) the model calls the gated Send Text: the reviewer gets what it would send and to whom, with approve and decline links; the run waits; nothing sent yet', async () => {
 			review = await startAndAwaitReview(tools, rest, sandbox, n8nUrl, edited.id, edited.path, APPROVED.prompt);
 			assert.match(review.approve, /\/webhook-waiting\/\d+\/[^?]*\?approved=true&signature=[0-9a-f]{64}$/);
 			assert.match(review.decline, /\/webhook-waiting\/\d+\/[^?]*\?approved=false&signature=[0-9a-f]{64}$/);
@@ -233,7 +233,7 @@ export async function agentReviewChecks(tools: E2eTools, rest: RestClient, n8nUr
 		});
 		if (review) {
 			const { executionId, approve } = review;
-			await tools.check("(v) approved through the link: the run resumes, Send Text runs once with the model's number and text, the model gets its result and answers", async () => {
+			await tools.check("(w) approved through the link: the run resumes, Send Text runs once with the model's number and text, the model gets its result and answers", async () => {
 				const answered = await post(approve);
 				assert.equal(answered.status, 200, answered.body.slice(0, 300));
 				const run = await finished(tools, rest, executionId);
@@ -257,13 +257,13 @@ export async function agentReviewChecks(tools: E2eTools, rest: RestClient, n8nUr
 
 		// --- declined -----------------------------------------------------------------------
 		let second: Review | undefined;
-		await tools.check('(v) a second request: the review request goes out and the run waits', async () => {
+		await tools.check('(w) a second request: the review request goes out and the run waits', async () => {
 			second = await startAndAwaitReview(tools, rest, sandbox, n8nUrl, edited.id, edited.path, DECLINED.prompt);
 			assert.equal(second.message, withLinks(`The assistant wants to send this to +55 (11) 98888-0000:\n\n${DECLINED.text}`, second));
 		});
 		if (second) {
 			const { executionId, decline } = second;
-			await tools.check("(v) declined through the link: the run resumes, nothing is sent, the model gets n8n's rejection text and answers", async () => {
+			await tools.check("(w) declined through the link: the run resumes, nothing is sent, the model gets n8n's rejection text and answers", async () => {
 				const answered = await post(decline);
 				assert.equal(answered.status, 200, answered.body.slice(0, 300));
 				const run = await finished(tools, rest, executionId);
@@ -284,7 +284,7 @@ export async function agentReviewChecks(tools: E2eTools, rest: RestClient, n8nUr
 		}
 
 		// --- n8n's default message ----------------------------------------------------------
-		await tools.check("(v) with the review node's Message left empty, n8n's default names the tool but not the arguments; declined, nothing is sent", async () => {
+		await tools.check("(w) with the review node's Message left empty, n8n's default names the tool but not the arguments; declined, nothing is sent", async () => {
 			const third = await startAndAwaitReview(tools, rest, sandbox, n8nUrl, unedited.id, unedited.path, UNEDITED.prompt);
 			assert.ok(third.message.startsWith(DEFAULT_MESSAGE_START), third.message);
 			const shown = third.message.slice(DEFAULT_MESSAGE_START.length).split('\n\n*✓ Approve:*')[0];
@@ -300,7 +300,7 @@ export async function agentReviewChecks(tools: E2eTools, rest: RestClient, n8nUr
 			assert.equal(agentOutput(run), UNEDITED.final);
 		});
 
-		await tools.check('(v) the model server saw no messaging API key or instance token (the OpenAI key only in Authorization); no secret in the stored runs', () => {
+		await tools.check('(w) the model server saw no messaging API key or instance token (the OpenAI key only in Authorization); no secret in the stored runs', () => {
 			assert.ok(model.chats().length >= 6, `the model was asked ${model.chats().length} times`);
 			const token = sandbox.instanceToken('demo');
 			for (const r of model.requests) {
@@ -320,7 +320,7 @@ export async function agentReviewChecks(tools: E2eTools, rest: RestClient, n8nUr
 		for (const workflow of [edited, unedited]) if (workflow.id) await rest.deactivate(workflow.id).catch(() => undefined);
 		await model.close();
 		await sandbox.close();
-		console.log(`e2e: (v) took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+		console.log(`e2e: (w) took ${((Date.now() - started) / 1000).toFixed(1)} s`);
 	}
 }
 

@@ -44,7 +44,9 @@ export interface Balancer {
 function forward(agent: http.Agent, base: string, req: http.IncomingMessage, body: Buffer): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
 	return new Promise((resolve, reject) => {
 		const headers: http.OutgoingHttpHeaders = { ...req.headers };
-		delete headers.host;
+		// n8n checks a waiting link's signature over the Host it was signed for (the public
+		// address): a proxy in front of n8n passes the Host on for those, as n8n's docs ask.
+		if (!(req.url ?? '').startsWith('/webhook-waiting/')) delete headers.host;
 		delete headers.connection;
 		headers['content-length'] = body.length;
 		const out = http.request(`${base}${req.url ?? '/'}`, { method: req.method, headers, agent, timeout: 60000 }, (res) => {

@@ -44,6 +44,7 @@ import { actionWorkflow, fieldReferenceWorkflow, replyWorkflow } from './workflo
 import { setUpV2, v2CliChecks, v2ServerChecks, type E2eTools, type V2Run } from './v2';
 import { agentChecks } from './agent';
 import { sendAndWaitChecks } from './sendAndWait';
+import { chatReplyChecks } from './chatReply';
 import { serverVersionChecks } from './serverVersions';
 import { retriedSendChecks } from './retriedSend';
 import { creatorEntryChecks } from './creator';
@@ -167,7 +168,10 @@ async function main(): Promise<void> {
 		// --- (u) every other route: profile, proxy, business, templates, storage, Chatwoot ------
 		await otherRoutesChecks(tools, rest);
 
-		// --- (v) a person approves or declines an AI agent's Send Text on WhatsApp (Human-in-the-Loop tool)
+		// --- (v) Send and Wait answered in the chat: the trigger hands the reply to the waiting run
+		await chatReplyChecks(tools, rest, n8n.url);
+
+		// --- (w) a person approves or declines an AI agent's Send Text on WhatsApp (Human-in-the-Loop tool)
 		await agentReviewChecks(tools, rest, n8n.url);
 
 		// --- (c) node types -------------------------------------------------------------

@@ -20,11 +20,17 @@
  * phone JID or to its LID show in its conversation (a bubble's data-contact: the phone JID,
  * the LID of a contact known only by it, or the group).
  *
+ * Links in what the workflow sends open in a new tab (n8n's waiting pages of Send and Wait for
+ * Response); choices the message numbers ("1. Yes", "2. No") and poll options show as buttons
+ * under it, and a tap sends that choice as the contact the message went to (a reply in the
+ * chat, as Send and Wait's Reply in the Chat waits for).
+ *
  * Stable hooks for browser tests: #instance, #from, #lid, #pushName, #message, #send, #reset,
  * #messages, #status (connection state of the stream: "live" once connected), #hint (the
  * no-webhook banner), .bubble.in / .bubble.out (data-testid bubble-in / bubble-out,
  * data-kind, data-seq, data-message-id, data-contact), .bubble .content (the readable text of a bubble),
- * .bubble .meta (time, "✓ delivered" / "✗ <reason>" on incoming bubbles), .reactions.
+ * .bubble .meta (time, "✓ delivered" / "✗ <reason>" on incoming bubbles), .reactions,
+ * .bubble a.link (data-testid link), .bubble button.reply-choice (data-testid choice).
  *
  * The page is three files in ./chat/: page.html (the markup), page.css and page.js (the browser
  * script, plain JavaScript checked by TypeScript through `// @ts-check` and chat/tsconfig.json,

@@ -13,6 +13,7 @@ import type { RecordedDelivery } from '../../sandbox/server';
 import { startBalancer } from '../balancer';
 import { sleep, waitFor, type NamedCheck } from '../report';
 import { burstUnderCpuLoadGetsOneReplyPerMessage } from './burst';
+import { chatReplyAfterWebhookRestart } from './chatReply';
 import {
 	dedupeCounters,
 	deliveredOk,
@@ -332,6 +333,7 @@ export const QUEUE_CHECKS: ReadonlyArray<NamedCheck<Tier>> = [
 		name: 'the same delivery again, after webhook process A restarted (its memory empty): it runs, the counter says 3, still one reply',
 		run: theSameDeliveryAfterAWebhookProcessRestartStillRepliesOnce,
 	},
+	chatReplyAfterWebhookRestart,
 	{ name: "deactivation deregisters: Set Webhook with enabled:false for each workflow, the sandbox's webhooks are off", run: deactivationDeregistersEachTrigger },
 	{ name: 'no API key, instance token or webhook secret in any n8n process log, nor in the Postgres or Redis log', run: noSecretInAnyLog },
 	{ name: 'no API key, instance token or webhook secret in the execution data of any run (every execution, with its data)', run: noSecretInAnyExecutionData },

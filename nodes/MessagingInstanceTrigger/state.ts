@@ -27,6 +27,8 @@ export interface TriggerStaticData extends IDataObject {
 	production?: Registration;
 	/** A running "Listen for test event": its URL and what the instance had before. */
 	test?: { url: string; registration: Registration; previous: Registration | null };
+	/** Executions waiting for a chat's next message (waits.ts). */
+	waits?: IDataObject[];
 }
 
 /** A registration as the static data keeps it: without this node's secret in the URL or the headers. */

@@ -1,16 +1,18 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { isRegistration } from '../shared/chatReply';
 import { redactError, secretsOfUrl } from '../shared/redact';
 import { CREDENTIAL_TYPE } from '../shared/transport';
 import { firstSighting, forget } from './dedupe';
-import { parseDelivery, type DeliveryEvent } from './delivery';
+import { parseDelivery, type Delivery, type DeliveryEvent } from './delivery';
 import { readOptions, type TriggerOptions } from './description';
 import { instanceNameOf } from './instance';
 import { itemOf } from './items';
 import { staticDataOf } from './state';
 import { deriveSecret, sameSecret, secretScopeOf, type SecretScope } from './secret';
 import { SECRET_HEADER, SECRET_PARAM } from './secretUrl';
+import { register, release, replyBody, resume, waitFor } from './waits';
 
 /**
  * One delivery from the server: authorised (secret first), parsed once (delivery.ts),
@@ -81,7 +83,10 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	const secrets = await deliverySecrets(ctx, secretScopeOf({ id: workflowId }, node));
 	if (!authorised(ctx, secrets.accepted)) return respond(ctx, 401, 'Unauthorized');
 
-	const parsed = parseDelivery(ctx.getBodyData(), secrets.hidden);
+	const body = ctx.getBodyData();
+	if (isRegistration(body)) return registerWait(ctx, body);
+
+	const parsed = parseDelivery(body, secrets.hidden);
 	if (!parsed.ok) return respond(ctx, 400, parsed.reason);
 	const delivery = parsed.delivery;
 
@@ -103,18 +108,76 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	if (emitted.length === 0) return drop(reasons.size > 0 ? [...reasons].join(', ') : 'no event in the delivery');
 
 	let items: INodeExecutionData[];
+	let answered = 0;
 	try {
 		const prepare = async (data: Buffer, fileName: string, mimeType: string) =>
 			await ctx.helpers.prepareBinaryData(data, fileName, mimeType);
 		// One event after the other: a batch's files are decoded one at a time, never all at once.
 		items = [];
-		for (const event of emitted) items.push(await itemOf(delivery, event, options, prepare));
+		for (const event of emitted) {
+			const handled = await answersWait(ctx, delivery, event, options);
+			if (handled === 'busy') {
+				// The execution has not reached its wait yet: the server delivers again later
+				// (it retries a 503), and then the reply finds it waiting.
+				for (const each of emitted) forget(scope, each.dedupeKey);
+				return respond(ctx, 503, 'The execution waiting for this reply is not ready yet; deliver again');
+			}
+			if (handled === 'answered') answered++;
+			else items.push(await itemOf(delivery, event, options, prepare));
+		}
 	} catch (error) {
 		for (const event of emitted) forget(scope, event.dedupeKey);
 		throw new NodeOperationError(node, redactError(error as Error, secrets.hidden));
+	}
+	if (items.length === 0) {
+		ctx.getResponseObject().status(200).json({ ...ACCEPTED, resumed: answered });
+		return { noWebhookResponse: true };
 	}
 	// Answered by the node: left to n8n, an `onReceived` webhook answers with the text
 	// "firstEntryJson" (the description's default response data).
 	ctx.getResponseObject().status(200).json(ACCEPTED);
 	return { noWebhookResponse: true, workflowData: [items] };
+}
+
+/**
+ * A Send and Wait for Response of the action node registers its wait for a chat's reply. The
+ * answer is the node's own; no workflow runs. A test session's static data is never saved, so
+ * only the active workflow's URL takes registrations.
+ */
+function registerWait(ctx: IWebhookFunctions, body: unknown): IWebhookResponseData {
+	if (ctx.getMode() === 'manual') {
+		return respond(ctx, 409, 'The trigger is listening for a test event; activate its workflow to wait for chat replies');
+	}
+	const result = register(staticDataOf(ctx), body, instanceNameOf(ctx), ctx.getNodeWebhookUrl('default'));
+	ctx.getResponseObject().status(result.status).json(result.answer);
+	return { noWebhookResponse: true };
+}
+
+/**
+ * Hands the event to the execution waiting for its chat, if one does. `answered` when the
+ * event is answered that way and starts no run of its own; `busy` when the execution is not
+ * waiting yet; `emit` when it is emitted as usual (nobody waits, the waiting node asked for a
+ * run too, or the execution is gone or unreachable).
+ */
+async function answersWait(
+	ctx: IWebhookFunctions,
+	delivery: Delivery,
+	event: DeliveryEvent,
+	options: TriggerOptions,
+): Promise<'answered' | 'busy' | 'emit'> {
+	const data = staticDataOf(ctx);
+	const wait = waitFor(data, event);
+	if (!wait) return 'emit';
+	// The file goes to the waiting execution as base64, not into this workflow's binary data.
+	let file: Parameters<typeof replyBody>[1];
+	const capture = async (buffer: Buffer, fileName: string, mimeType: string): Promise<IBinaryData> => {
+		file = { name: options.binaryPropertyName, data: buffer, fileName, mimeType };
+		return { data: '', mimeType, fileName };
+	};
+	const item = await itemOf(delivery, event, options, capture);
+	const outcome = await resume(ctx, wait, replyBody(item, file));
+	if (outcome === 'busy') return 'busy';
+	// Unreachable (n8n restarting, a network error): the entry stays for the next message.
+	if (outcome !== 'failed') release(data, wait);
+	return outcome === 'resumed' && !wait.alsoStartRun ? 'answered' : 'emit';
 }

@@ -175,6 +175,55 @@
     body.appendChild(list);
   }
 
+  // Links in a message open in a new tab (n8n's waiting pages: approve, answer a form).
+  var LINK = /https?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)\]]/g;
+  /** Fills `node` with `text`, its http(s) addresses as links; the rest stays text. */
+  function withLinks(node, text) {
+    var s = str(text), at = 0, m;
+    LINK.lastIndex = 0;
+    while ((m = LINK.exec(s)) !== null) {
+      if (m.index > at) node.appendChild(document.createTextNode(s.slice(at, m.index)));
+      var a = /** @type {HTMLAnchorElement} */ (el('a', 'link', m[0]));
+      a.href = m[0]; a.target = '_blank'; a.rel = 'noopener noreferrer';
+      a.setAttribute('data-testid', 'link');
+      node.appendChild(a);
+      at = m.index + m[0].length;
+    }
+    if (at < s.length) node.appendChild(document.createTextNode(s.slice(at)));
+    return node;
+  }
+
+  /** The choices a text offers as a numbered list ("1. Yes", "2. No", …, from 1 on), or none. */
+  function numberedChoices(text) {
+    var choices = [];
+    str(text).split('\n').forEach(function (lineText) {
+      var m = /^\s*(\d{1,2})[.)]\s+(.+?)\s*$/.exec(lineText);
+      if (m && Number(m[1]) === choices.length + 1) choices.push(m[2]);
+    });
+    return choices.length >= 2 ? choices : [];
+  }
+
+  /**
+   * The choices as buttons under the message: a tap sends the choice as the contact the
+   * message went to (its conversation), as a person taps a quick reply or a poll option.
+   */
+  function replyChoices(choices, entry) {
+    if (!choices.length || isGroup(entry.chat) || str(entry.chat) === 'status@broadcast') return null;
+    var row = el('div', 'choices reply-choices');
+    choices.forEach(function (choice) {
+      var button = /** @type {HTMLButtonElement} */ (el('button', 'choice reply-choice', choice));
+      button.type = 'button';
+      button.setAttribute('data-testid', 'choice');
+      button.title = 'Send "' + choice + '" as this contact';
+      button.addEventListener('click', function () {
+        var contact = phoneOfLid[str(entry.chat)] || str(entry.chat);
+        sendAs(choice, isLid(contact) ? contact : contact.split('@')[0], isLid(contact) ? '' : (lidOfPhone[contact] || ''));
+      });
+      row.appendChild(button);
+    });
+    return row;
+  }
+
   function notice(entry, b) {
     switch (entry.kind) {
       case 'presence': {
@@ -258,7 +307,7 @@
       case 'status': renderStatus(body, b); break;
       case 'image': case 'audio': case 'video': case 'document': case 'sticker': renderMedia(body, entry, b); break;
       case 'contact': renderContacts(body, b); break;
-      case 'poll': renderPoll(body, b); break;
+      case 'poll': renderPoll(body, b); if (entry.direction === 'out') extra = replyChoices((b.values || []).map(str), entry); break;
       case 'text': {
         var q = b.quoted;
         if (q && q.key) {
@@ -268,8 +317,9 @@
           body.appendChild(el('div', 'quote', quoted));
         }
         var text = entry.direction === 'out' ? str(b.text !== undefined ? b.text : entry.text) : entry.text;
-        var c = el('div', 'content', text); c.setAttribute('data-text', text);
+        var c = withLinks(el('div', 'content'), text); c.setAttribute('data-text', text);
         body.appendChild(c);
+        if (entry.direction === 'out') extra = replyChoices(numberedChoices(text), entry);
         break;
       }
       default: {
@@ -344,6 +394,11 @@
     if (lid) learn(from, lid);
     field('message').value = '';
     autosize();
+    sendAs(text, from, lid);
+  }
+
+  /** Sends `text` as the contact `from` (with its LID, if known by one) to the instance's webhook. */
+  function sendAs(text, from, lid) {
     var id = '3A' + Array.from(crypto.getRandomValues(new Uint8Array(9))).map(function (x) { return ('0' + x.toString(16)).slice(-2); }).join('').toUpperCase();
     var shown = null, result = null;
     pending[id] = function (node) { shown = node; if (result) markDelivery(node, result); };

@@ -27,11 +27,19 @@ async function cliEnv(x: FolderOrHandle, version?: string): Promise<{ rt: N8nRun
 }
 
 /** Runs an n8n CLI command on a user folder; returns exit code and output (never throws on exit code). */
+/** How long a command that printed its complete output may take to exit before it is ended. */
+const GRACE_AFTER_DONE_MS = 30000;
+
 export async function n8nCli(
 	x: FolderOrHandle,
 	args: string[],
-	opts: { version?: string; timeoutMs?: number } = {},
-): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+	opts: {
+		version?: string;
+		timeoutMs?: number;
+		/** Whether the output so far is complete: the command is then given GRACE_AFTER_DONE_MS to exit, then ended. */
+		doneWhen?: (stdout: string) => boolean;
+	} = {},
+): Promise<{ code: number | null; stdout: string; stderr: string; ms: number; endedAfterDone?: boolean }> {
 	const { rt, env } = await cliEnv(x, opts.version);
 	fs.mkdirSync(path.join(folderOf(x), '.n8n'), { recursive: true });
 	const started = Date.now();
@@ -47,23 +55,40 @@ export async function n8nCli(
 		let stderr = '';
 		child.stdout!.on('data', (c) => (stdout += c));
 		child.stderr!.on('data', (c) => (stderr += c));
-		const timer = setTimeout(() => {
+		const end = () => {
 			try {
 				process.kill(-child.pid!, 'SIGKILL');
 			} catch {
 				/* gone */
 			}
-		}, opts.timeoutMs ?? 180000);
+		};
+		const timer = setTimeout(end, opts.timeoutMs ?? 180000);
+		// n8n's CLI has been seen to print a finished run and then not exit (its shutdown hanging
+		// on a loaded machine); the run itself is complete, so it is ended after a grace period
+		// and the caller is told so, instead of waiting for the timeout and calling it a failure.
+		let endedAfterDone = false;
+		let graceTimer: NodeJS.Timeout | undefined;
+		const watch = opts.doneWhen
+			? setInterval(() => {
+					if (graceTimer || !opts.doneWhen!(stdout)) return;
+					graceTimer = setTimeout(() => {
+						endedAfterDone = true;
+						end();
+					}, GRACE_AFTER_DONE_MS);
+				}, 1000)
+			: undefined;
 		child.on('error', reject);
 		child.on('close', (code) => {
 			clearTimeout(timer);
+			clearInterval(watch);
+			clearTimeout(graceTimer);
 			try {
 				process.kill(-child.pid!, 'SIGKILL'); // a task runner left behind
 			} catch {
 				/* none */
 			}
 			forget();
-			resolve({ code, stdout, stderr, ms: Date.now() - started });
+			resolve({ code, stdout, stderr, ms: Date.now() - started, ...(endedAfterDone ? { endedAfterDone } : {}) });
 		});
 	});
 }
@@ -155,11 +180,25 @@ export interface ExecuteResult {
 
 /** `n8n execute --id <id> --rawOutput`: runs the workflow headless; parses the printed JSON. */
 export async function executeWorkflow(x: FolderOrHandle, id: string, version?: string): Promise<ExecuteResult> {
-	const res = await n8nCli(x, ['execute', `--id=${id}`, '--rawOutput'], { version });
+	const res = await n8nCli(x, ['execute', `--id=${id}`, '--rawOutput'], { version, doneWhen: (stdout) => finishedRun(parseJsonTail(stdout)) });
 	// keep the log lines only (the run's JSON that follows holds user data, not log output)
 	const jsonAt = res.stdout.search(/^[{[]/m);
 	cliLog.push(`$ n8n execute --id=${id}\n${jsonAt >= 0 ? res.stdout.slice(0, jsonAt) : res.stdout}${res.stderr}`);
-	return { ...res, ok: res.code === 0, data: parseJsonTail(res.stdout) };
+	const data = parseJsonTail(res.stdout);
+	if (res.endedAfterDone) cliLog.push(`n8n execute --id=${id} printed its finished run but had not exited ${GRACE_AFTER_DONE_MS / 1000} s later: ended`);
+	// a run that printed success and was ended only because the CLI did not exit counts as passed
+	const ok = res.code === 0 || (res.endedAfterDone === true && finishedRun(data) && !runError(data));
+	return { ...res, ok, data };
+}
+
+/** The run's error, if the printed run data has one. */
+function runError(data: any): unknown {
+	return data?.data?.resultData?.error ?? data?.resultData?.error;
+}
+
+/** Whether `n8n execute --rawOutput` printed a run that has finished (its result data is there). */
+function finishedRun(data: any): boolean {
+	return Boolean(data && (data.finished === true || data.status === 'success' || data.status === 'error' || data.data?.resultData?.runData || data.resultData?.runData));
 }
 
 /** Node outputs of a run: { nodeName: items[] } from the data printed by executeWorkflow. */

@@ -35,6 +35,8 @@ export interface RunNodeOptions {
 	 * run (a file in it too), so a bench reads its memory peak here.
 	 */
 	afterRun?: () => void;
+	/** Where this n8n serves (its waiting links start with it); http://127.0.0.1:5678 unless given. */
+	baseUrl?: string;
 }
 
 export interface NodeRun {
@@ -131,7 +133,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	});
 
 	const execute = new WorkflowExecute(
-		additionalDataFor(credentialsHelper, 'http://127.0.0.1:5678', { hooks, executionId }),
+		additionalDataFor(credentialsHelper, options.baseUrl ?? 'http://127.0.0.1:5678', { hooks, executionId }),
 		'manual',
 		runExecutionData,
 	);

@@ -45,6 +45,8 @@ export interface LinkAnswer {
 	html: string;
 	/** The items the node gave to resume the execution, when it took an answer. */
 	workflowData?: INodeExecutionData[][];
+	/** The node's JSON answer, when it answered with JSON (a chat reply posted by the trigger). */
+	json?: unknown;
 }
 
 export interface ResumedRun {
@@ -95,12 +97,26 @@ export function waitingLinks(text: string): string[] {
  * `{ data: fields, files }`, a field given once as its value, a repeated one as a list.
  */
 export async function openLink(options: RunNodeOptions, link: string, form?: Array<[string, string]>): Promise<LinkAnswer> {
+	return await callWaitingWebhook(options, link, form === undefined ? undefined : { form });
+}
+
+/** Posts a JSON body to the link, as the Messaging Instance Trigger hands a chat reply over (n8n parses JSON bodies). */
+export async function postJson(options: RunNodeOptions, link: string, json: unknown): Promise<LinkAnswer> {
+	return await callWaitingWebhook(options, link, { json });
+}
+
+async function callWaitingWebhook(
+	options: RunNodeOptions,
+	link: string,
+	post?: { form: Array<[string, string]> } | { json: unknown },
+): Promise<LinkAnswer> {
+	const form = post && 'form' in post ? post.form : undefined;
 	const url = new URL(link);
-	const expectedPath = `/webhook-waiting/${EXECUTION_ID}/node`;
+	const expectedPath = `/webhook-waiting/${options.executionId ?? EXECUTION_ID}/node`;
 	if (url.pathname !== expectedPath) return { status: 404, headers: {}, html: `no waiting webhook at ${url.pathname}` };
 	if (!signatureValid(link)) return { status: 401, headers: {}, html: 'invalid signature (n8n renders form-invalid-token)' };
 
-	const method = form === undefined ? 'GET' : 'POST';
+	const method = post === undefined ? 'GET' : 'POST';
 	const body: IDataObject = {};
 	for (const [name, value] of form ?? []) {
 		const before = body[name];
@@ -123,22 +139,34 @@ export async function openLink(options: RunNodeOptions, link: string, form?: Arr
 			answer.html = String(html);
 			return res;
 		},
+		json(body: unknown) {
+			if (sent) throw new Error('The node answered twice');
+			sent = true;
+			answer.json = body;
+			answer.html = JSON.stringify(body);
+			return res;
+		},
 	};
 	const req = {
 		method,
 		url: `${url.pathname}${url.search}`,
 		path: url.pathname,
-		headers: { host: url.host, 'user-agent': 'Mozilla/5.0 (test browser)', ...(form ? { 'content-type': 'multipart/form-data; boundary=test' } : {}) },
+		headers: {
+			host: url.host,
+			'user-agent': 'Mozilla/5.0 (test browser)',
+			...(form ? { 'content-type': 'multipart/form-data; boundary=test' } : {}),
+			...(post && 'json' in post ? { 'content-type': 'application/json' } : {}),
+		},
 		query: Object.fromEntries(url.searchParams.entries()),
 		params: {},
-		body: form ? { data: body, files: {} } : {},
-		contentType: form ? 'multipart/form-data' : undefined,
+		body: form ? { data: body, files: {} } : post && 'json' in post ? post.json : {},
+		contentType: form ? 'multipart/form-data' : post && 'json' in post ? 'application/json' : undefined,
 	};
 	const credentialsHelper = new TestCredentialsHelper(options.credentials ? { messagingInstanceApi: options.credentials } : {});
 	const additionalData = additionalDataFor(credentialsHelper, BASE_URL, {
 		httpRequest: req,
 		httpResponse: res,
-		executionId: EXECUTION_ID,
+		executionId: options.executionId ?? EXECUTION_ID,
 	} as unknown as Partial<IWorkflowExecuteAdditionalData>);
 	const workflow = workflowOf(options);
 	const node = workflow.getNode(NODE_NAME) as INode;
@@ -168,10 +196,10 @@ async function continueRun(options: RunNodeOptions, stored: IRun, prepare: (data
 	data.waitTill = stored.data.waitTill ? new Date(stored.data.waitTill) : undefined;
 	prepare(data);
 	const workflow = workflowOf(options);
-	const { hooks, finished } = executionHooks(Object.values(workflow.nodes));
+	const { hooks, finished } = executionHooks(Object.values(workflow.nodes), options.executionId);
 	const credentialsHelper = new TestCredentialsHelper(options.credentials ? { messagingInstanceApi: options.credentials } : {});
 	const execute = new WorkflowExecute(
-		additionalDataFor(credentialsHelper, BASE_URL, { hooks, executionId: EXECUTION_ID }),
+		additionalDataFor(credentialsHelper, options.baseUrl ?? BASE_URL, { hooks, executionId: options.executionId ?? EXECUTION_ID }),
 		'manual',
 		data,
 	);

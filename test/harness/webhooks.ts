@@ -50,8 +50,8 @@ import { deriveSecret } from '../../nodes/MessagingInstanceTrigger/secret';
  *   `webhook()` through n8n-core's real WebhookContext, answering as n8n's webhook helpers do
  *   (`onReceived`: 200 "Workflow was started" when items were emitted, the node's own answer
  *   when it sent one, 200 with `webhookResponse` or "Webhook call received" otherwise);
- * - static data persists like n8n's database: each operation builds a fresh Workflow from the
- *   stored static data and stores it back afterwards; a test session keeps its own copy
+ * - static data persists like n8n's database: each operation (and each production delivery)
+ *   builds a fresh Workflow from the stored static data and stores it back afterwards; a test session keeps its own copy
  *   (n8n caches it with the test registration and never saves it).
  */
 
@@ -77,6 +77,13 @@ export class TriggerHarness {
 	active = false;
 	readonly received: Received[] = [];
 	readonly credentialsHelper: TestCredentialsHelper;
+	/**
+	 * n8n's waiting webhooks on the same address (`/webhook-waiting/…`), where a trigger hands a
+	 * chat reply to a waiting execution: the test plays n8n there (waiting.ts `postJson`).
+	 */
+	waiting?: (link: string, body: unknown) => Promise<{ status: number; body: unknown }>;
+	/** The requests to the waiting webhooks, oldest first. */
+	readonly waitingRequests: Array<{ link: string; body: unknown; status: number; answer: unknown }> = [];
 	private testStaticData?: IDataObject;
 	private pending = new Set<Promise<unknown>>();
 	private parameters: INodeParameters;
@@ -254,6 +261,19 @@ export class TriggerHarness {
 			res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
 			res.end(text);
 		};
+		if (url.pathname.startsWith('/webhook-waiting/')) {
+			let body: unknown = {};
+			try {
+				body = raw === '' ? {} : JSON.parse(raw);
+			} catch {
+				return reply(400, { message: 'Failed to parse request body' });
+			}
+			const answered = this.waiting
+				? await this.waiting(url.toString(), body)
+				: { status: 404, body: { message: 'The execution does not exist.' } };
+			this.waitingRequests.push({ link: url.toString(), body, status: answered.status, answer: answered.body });
+			return reply(answered.status, answered.body);
+		}
 		const expectedPath = kind === 'test' ? new URL(this.testUrl()).pathname : new URL(this.productionUrl()).pathname;
 		const listening = kind === 'test' ? this.testStaticData !== undefined : this.active;
 		if (req.method !== 'POST' || !kind || url.pathname !== expectedPath || !listening) {
@@ -312,6 +332,9 @@ export class TriggerHarness {
 			this.checkNoSecrets('a delivery', { error, 'the answer': record.response });
 			return;
 		}
+		// n8n saves the static data the handler changed right after it returns (a test
+		// session's copy is never saved).
+		if (kind === 'production') this.persistedStaticData = persistable(workflow.staticData);
 		this.checkNoSecrets('a delivery', {
 			'the emitted items': result.workflowData,
 			'the answer': response.body ?? result.webhookResponse,

@@ -217,9 +217,9 @@ describe('Send and Wait for Response: free text and custom form', () => {
 		}
 	});
 
-	test('the response types offered are approval, free text and custom form (a chat reply is not offered yet)', () => {
+	test('the response types offered are approval, free text, custom form and the reply in the chat', () => {
 		const responseType = new MessagingInstance().description.properties.find((property) => property.name === 'responseType');
-		expect(responseType?.options?.map((option) => ('value' in option ? option.value : undefined))).toEqual(['approval', 'customForm', 'freeText']);
+		expect(responseType?.options?.map((option) => ('value' in option ? option.value : undefined))).toEqual(['approval', 'customForm', 'freeText', 'chatReply']);
 	});
 
 	test('a custom form without fields fails before anything is sent', async () => {

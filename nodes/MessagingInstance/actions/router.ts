@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } f
 import { inputError, readableServerText, serverMessages } from '../../shared/errors';
 import { Redactor, secretsIn, secretsOfUrl } from '../../shared/redact';
 import { apiRequest, openConnection } from '../../shared/transport';
-import { CLOUD_API_INTEGRATION, integrationIn, ROUTES } from '../../shared/routes';
+import { CLOUD_API_INTEGRATION, integrationIn, readWebhook, ROUTES } from '../../shared/routes';
 import { explainMissingRoute, isOlder, serverVersionOf, versionOrNewer } from '../../shared/serverVersion';
 import { dialectOf, type Dialect } from '../../shared/dialect';
 import { findOperation, labelsOf } from './index';
@@ -86,6 +86,22 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	const run: OperationRun = {
 		resumeUrl: (query) => this.getSignedResumeUrl(query),
 		messageId: (itemIndex) => nodeMessageId(this, runIndex, itemIndex),
+		instanceWebhook: async (instance, itemIndex) =>
+			readWebhook(await apiRequest(this, connection, { method: ROUTES.findWebhook.method, route: ROUTES.findWebhook.path, instance }, itemIndex)),
+		postToN8n: async (url, body, headers) => {
+			const response = (await this.helpers.httpRequest({
+				method: 'POST',
+				url,
+				body,
+				headers,
+				json: true,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				disableFollowRedirect: true,
+				timeout: connection.timeoutMs,
+			})) as { statusCode?: number; body?: unknown };
+			return { status: response.statusCode ?? 0, body: response.body };
+		},
 	};
 	// n8n's Retry On Fail runs the node again without saying so: the node context remembers.
 	const sends = operation.carriesMessageId ? SendRecord.open(this, runIndex) : undefined;
@@ -176,7 +192,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 					connection,
 					{
 						method: operation.method ?? 'POST',
-						route: itemRoute,
+						route: built.route ?? itemRoute,
 						instance,
 						body: built.body,
 						qs: built.query,

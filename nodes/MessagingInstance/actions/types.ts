@@ -1,6 +1,7 @@
 import type { IDataObject, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
 
 import type { Dialect } from '../../shared/dialect';
+import type { FoundWebhook } from '../../shared/routes';
 import type { ItemParameters } from './parameters';
 
 export type Resource =
@@ -158,10 +159,19 @@ export interface OperationRun {
 	resumeUrl(query: Record<string, string>): string;
 	/** The id the node gives the message of this item, the same on every try of this run (undefined without an execution id). */
 	messageId(itemIndex: number): string | undefined;
+	/** The instance's webhook as the server stores it (v2.x find route); null when it has none. */
+	instanceWebhook(instance: string, itemIndex: number): Promise<FoundWebhook | null>;
+	/**
+	 * Posts JSON to an address of this n8n (a trigger's webhook) with n8n's HTTP helper: the
+	 * status and the answer, whatever the status.
+	 */
+	postToN8n(url: string, body: IDataObject, headers: Record<string, string>): Promise<{ status: number; body: unknown }>;
 }
 
 /** The request an operation built for one item. */
 export interface BuiltRequest {
+	/** The route of this item's request, where its parameters choose another than the operation's (a poll). */
+	route?: string;
 	body?: IDataObject;
 	query?: IDataObject;
 	/** How long the server holds the request on purpose (a typing delay), on top of the timeout. */

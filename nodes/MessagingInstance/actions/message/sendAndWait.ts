@@ -3,6 +3,7 @@ import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 import { recipientProperty } from '../fields';
 import type { ItemParameters } from '../parameters';
 import type { Operation } from '../types';
+import { chatReplyRequest } from './sendAndWait/chatReply';
 import { approvalSettings, formSettings, responseTypeOf, sendAndWaitProperties } from './sendAndWait/settings';
 import type { Fail, ReadParameter } from './sendAndWait/settings';
 import { waitTillOf } from './sendAndWait/waitLimit';
@@ -26,6 +27,7 @@ export function sendAndWaitText(params: ItemParameters, resumeUrl: (query: Recor
 	if (message.length > MAX_MESSAGE_LENGTH) params.fail(params.label('message'), `is longer than ${MAX_MESSAGE_LENGTH} characters`);
 	const responseType = responseTypeOf(read, fail);
 	const links: string[] = [];
+	if (responseType === 'chatReply') return message;
 	if (responseType === 'approval') {
 		const approval = approvalSettings(read, fail);
 		links.push(linkLine(approval.approveLabel, resumeUrl({ approved: 'true' })));
@@ -43,12 +45,13 @@ export const sendAndWait: Operation = {
 	value: SEND_AND_WAIT_OPERATION,
 	name: 'Send and Wait for Response',
 	action: 'Send message and wait for response',
-	description: 'Send a message with a link to answer it, and pause the workflow until the recipient answers',
+	description: 'Send a message and pause the workflow until the recipient answers, through a link or in the chat',
 	properties: [recipientProperty(), ...sendAndWaitProperties],
 	path: '/message/sendText',
-	// No link preview: to build one the server fetches the first link of the text.
-	buildRequest: (params, _dialect, run) => ({
-		body: { number: params.recipient('number'), text: sendAndWaitText(params, run.resumeUrl), linkPreview: false },
-	}),
+	buildRequest: async (params, dialect, run) => {
+		if (params.raw<unknown>('responseType') === 'chatReply') return await chatReplyRequest(params, dialect, run, waitTillOf(params));
+		// No link preview: to build one the server fetches the first link of the text.
+		return { body: { number: params.recipient('number'), text: sendAndWaitText(params, run.resumeUrl), linkPreview: false } };
+	},
 	waitsForAnswer: (params) => waitTillOf(params),
 };

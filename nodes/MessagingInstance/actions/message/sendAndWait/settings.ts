@@ -5,10 +5,10 @@ import type { FormField } from './formFields';
 import { limitWaitTimeOption } from './waitLimit';
 
 /**
- * The answers this node takes through n8n's waiting page. The list stays open: an answer
- * given in the chat itself is another kind, added here when it exists.
+ * The answers this node takes: through n8n's waiting page (approval, free text, custom form),
+ * or the recipient's next message in the chat, as the trigger receives it (chat reply).
  */
-export const RESPONSE_TYPES = ['approval', 'freeText', 'customForm'] as const;
+export const RESPONSE_TYPES = ['approval', 'freeText', 'customForm', 'chatReply'] as const;
 export type ResponseType = (typeof RESPONSE_TYPES)[number];
 
 const DEFAULT_APPROVE_LABEL = '✓ Approve';
@@ -16,6 +16,10 @@ const DEFAULT_DECLINE_LABEL = '✗ Decline';
 const DEFAULT_BUTTON_LABEL = 'Respond';
 
 const FORM_RESPONSES = { '/responseType': ['freeText', 'customForm'] };
+const CHAT_REPLY = { '/responseType': ['chatReply'] };
+
+/** A poll holds 2 to 12 options on WhatsApp; the server takes up to 10 (as Send Poll). */
+export const MAX_REPLY_CHOICES = 10;
 
 /** The parameters after the recipient, with the names n8n's send-and-wait nodes store. */
 export const sendAndWaitProperties: INodeProperties[] = [
@@ -37,6 +41,28 @@ export const sendAndWaitProperties: INodeProperties[] = [
 			{ name: 'Approval', value: 'approval', description: 'The person approves (or declines) through a link' },
 			{ name: 'Custom Form', value: 'customForm', description: 'The person fills in a form of the fields set here' },
 			{ name: 'Free Text', value: 'freeText', description: 'The person writes an answer in a form' },
+			{
+				name: 'Reply in the Chat',
+				value: 'chatReply',
+				description: 'The person simply answers in the chat; needs an active Messaging Instance Trigger for the instance',
+			},
+		],
+	},
+	{
+		displayName: 'Choices',
+		name: 'choices',
+		placeholder: 'Add Choice',
+		type: 'fixedCollection',
+		default: {},
+		typeOptions: { multipleValues: true, sortable: true },
+		description: 'Answers to offer, numbered in the message; the reply picks one by its number or its text (output as "choice")',
+		displayOptions: { show: { responseType: ['chatReply'] } },
+		options: [
+			{
+				displayName: 'Values',
+				name: 'values',
+				values: [{ displayName: 'Choice', name: 'choice', type: 'string', default: '', description: 'An answer as the person reads it' }],
+			},
 		],
 	},
 	{ ...formFieldsProperty, displayOptions: { show: { responseType: ['customForm'] } } },
@@ -88,6 +114,14 @@ export const sendAndWaitProperties: INodeProperties[] = [
 		options: [
 			limitWaitTimeOption,
 			{
+				displayName: 'Also Start the Trigger\'s Workflow',
+				name: 'alsoStartRun',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the reply also starts a run of the trigger\'s workflow, as any other message does (by default it only resumes this execution)',
+				displayOptions: { show: CHAT_REPLY },
+			},
+			{
 				displayName: 'Message Button Label',
 				name: 'messageButtonLabel',
 				type: 'string',
@@ -117,6 +151,17 @@ export const sendAndWaitProperties: INodeProperties[] = [
 				default: '',
 				description: 'Title of the form the link opens',
 				displayOptions: { show: FORM_RESPONSES },
+			},
+			{
+				displayName: 'Send Choices As',
+				name: 'choicesAs',
+				type: 'options',
+				default: 'text',
+				options: [
+					{ name: 'Numbered Text', value: 'text', description: 'The choices as a numbered list under the message' },
+					{ name: 'Poll', value: 'poll', description: 'A poll with the message as its question (2 to 10 choices)' },
+				],
+				displayOptions: { show: CHAT_REPLY },
 			},
 		],
 	},
@@ -189,4 +234,34 @@ export function formSettings(responseType: 'freeText' | 'customForm', message: s
 		buttonLabel: labelOf(chosen.responseFormButtonLabel, 'Submit', 'Options: Response Form Button Label', fail),
 		messageButtonLabel: labelOf(chosen.messageButtonLabel, DEFAULT_BUTTON_LABEL, 'Options: Message Button Label', fail),
 	};
+}
+
+export interface ChatReplySettings {
+	choices: string[];
+	asPoll: boolean;
+	alsoStartRun: boolean;
+}
+
+export function chatReplySettings(read: ReadParameter, fail: Fail): ChatReplySettings {
+	const stored = read('choices');
+	const values = isObject(stored) ? stored.values : undefined;
+	if (values !== undefined && !Array.isArray(values)) fail('Choices', 'must be a list of choices');
+	const choices: string[] = [];
+	for (const [index, entry] of ((values ?? []) as unknown[]).entries()) {
+		const value = isObject(entry) ? entry.choice : undefined;
+		const text = typeof value === 'string' || typeof value === 'number' ? String(value).replace(/\s+/g, ' ').trim() : '';
+		if (text === '') fail(`Choices: choice ${index + 1}`, 'is empty');
+		if (text.length > 100) fail(`Choices: choice ${index + 1}`, 'is longer than 100 characters');
+		if (choices.some((choice) => choice.toLowerCase() === text.toLowerCase())) fail(`Choices: choice ${index + 1}`, `"${text}" is offered twice`);
+		choices.push(text);
+	}
+	if (choices.length > MAX_REPLY_CHOICES) fail('Choices', `has ${choices.length} choices; at most ${MAX_REPLY_CHOICES} are allowed`);
+	const options = read('options');
+	const chosen = isObject(options) ? options : {};
+	const as = chosen.choicesAs ?? 'text';
+	if (as !== 'text' && as !== 'poll') fail('Options: Send Choices As', 'must be Numbered Text or Poll');
+	if (as === 'poll' && choices.length < 2) fail('Choices', 'needs at least 2 choices for a poll');
+	const also = chosen.alsoStartRun ?? false;
+	if (also !== true && also !== false && also !== 'true' && also !== 'false') fail('Options: Also Start the Trigger\'s Workflow', 'must be true or false');
+	return { choices, asPoll: as === 'poll', alsoStartRun: also === true || also === 'true' };
 }

@@ -1,9 +1,10 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { choiceOf, readReply, RESUMED } from '../../../../shared/chatReply';
 import { readAnswers } from './formFields';
 import { approvalPage, formPage, PAGE_SECURITY_POLICY, problemPage, recordedPage } from './pages';
-import { approvalSettings, FREE_TEXT_FIELD, formSettings, responseTypeOf } from './settings';
+import { approvalSettings, chatReplySettings, FREE_TEXT_FIELD, formSettings, responseTypeOf } from './settings';
 import type { Fail, ReadParameter } from './settings';
 
 /**
@@ -73,6 +74,7 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 	try {
 		const message = String(read('message') ?? '').trim();
 		const responseType = responseTypeOf(read, fail);
+		if (responseType === 'chatReply') return await chatReplyAnswer(this, method, choicesOf(read, fail));
 		if (responseType === 'approval') {
 			const query = this.getQueryData() as IDataObject;
 			const approved = query.approved === 'true' ? true : query.approved === 'false' ? false : undefined;
@@ -103,4 +105,44 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 		answer(this, 500, problemPage('This question cannot be answered', `The workflow's node is set up wrongly: ${error.message}.`));
 		return { noWebhookResponse: true };
 	}
+}
+
+/**
+ * The offered choices, to name the one a reply picks. Settings that cannot be read here (an
+ * expression of the item) give none: the reply still resumes the run, with `choice` null,
+ * rather than leave it waiting.
+ */
+function choicesOf(read: ReadParameter, fail: Fail): string[] {
+	try {
+		return chatReplySettings(read, fail).choices;
+	} catch {
+		return [];
+	}
+}
+
+/**
+ * The chat's reply, posted by the Messaging Instance Trigger to this execution's resume URL
+ * (n8n checked the URL's signature): the trigger's item, plus the choice it picks and its file
+ * as binary data again. Nothing else resumes the execution: opening the address shows a page
+ * that says where to answer.
+ */
+async function chatReplyAnswer(ctx: IWebhookFunctions, method: string, choices: string[]): Promise<IWebhookResponseData> {
+	if (method !== 'POST') {
+		answer(ctx, 400, problemPage('Answer in the chat', 'This question is answered by replying to the message in the chat.'));
+		return { noWebhookResponse: true };
+	}
+	const read = readReply(ctx.getBodyData());
+	if (!read.ok) {
+		ctx.getResponseObject().status(400).json({ message: read.reason });
+		return { noWebhookResponse: true };
+	}
+	const { json, binary } = read.reply;
+	const text = typeof json.text === 'string' ? json.text : '';
+	const files: IBinaryKeyData = {};
+	for (const [name, file] of Object.entries(binary)) {
+		files[name] = await ctx.helpers.prepareBinaryData(Buffer.from(file.data, 'base64'), file.fileName, file.mimeType);
+	}
+	ctx.getResponseObject().status(200).json(RESUMED);
+	const item = { json: { ...json, choice: choiceOf(text, choices) }, ...(Object.keys(files).length > 0 ? { binary: files } : {}) };
+	return { noWebhookResponse: true, workflowData: [[item]] };
 }
