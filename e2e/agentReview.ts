@@ -88,7 +88,7 @@ export function reviewScript(request: ChatRequest): Turn {
 /** Webhook → AI Agent; the model; Send Text → the review node → the agent. */
 export function reviewWorkflow(version: string, path: string, credIds: { openAi: string; messaging: string }, message?: string): WorkflowSpec {
 	return {
-		name: `e2e (v): a person reviews the agent's message on WhatsApp (${message ? 'the README\'s message' : 'n8n\'s default message'})`,
+		name: `e2e (w): a person reviews the agent's message on WhatsApp (${message ? 'the README\'s message' : 'n8n\'s default message'})`,
 		nodes: [
 			{ id: 'hook', name: 'Start', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: randomBytes(8).toString('hex'), parameters: { path, httpMethod: 'POST', options: {} } },
 			agentNode(version, '={{ $json.body.prompt }}', [300, 0]),
