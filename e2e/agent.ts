@@ -31,7 +31,7 @@ import { bodyWithoutMessageId, type E2eTools } from './v2';
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Sandbox = any;
 
-const TOOL_TYPE = `${PACKAGE_NAME}.messagingInstanceTool`;
+export const TOOL_TYPE = `${PACKAGE_NAME}.messagingInstanceTool`;
 /** The name n8n's editor gives a new Send Text tool node (NodeHelpers.makeNodeName: the action + " in " + the node's name). */
 export const TOOL_NODE = 'Send a text message in Messaging Instance';
 /** What the model sees: n8n turns the node's name into the tool's name (nodeNameToToolName). */
@@ -60,7 +60,7 @@ const SCENARIOS = [GOOD, BAD];
 const NUMBER_HINT = 'Enter the number with country code, e.g. +55 11 99999-0000, or a JID such as 5511999990000@s.whatsapp.net.';
 
 /** The parameter keys `$fromAI` gives the model, as the editor's "let the model define this" button writes them. */
-const fromAI = (key: string) => `={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`\`, 'string') }}`;
+export const fromAI = (key: string) => `={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`\`, 'string') }}`;
 
 /**
  * The scripted model: the first turn of a conversation calls the Send Text tool it finds in
@@ -82,6 +82,56 @@ export function agentScript(request: ChatRequest): Turn {
 	return { tool: tool.name, args: { [numberKey]: scenario.number, [textKey]: scenario.text } };
 }
 
+/** One node of a workflow, as n8n's import and REST take it. */
+export type SpecNode = Record<string, unknown>;
+
+/** n8n's AI Agent as the editor adds it, its prompt taken from `text` (an expression). */
+export function agentNode(version: string, text: string, position: [number, number]): SpecNode {
+	return {
+		id: 'agent',
+		name: 'AI Agent',
+		type: '@n8n/n8n-nodes-langchain.agent',
+		// what the editor adds: 3.1 on n8n 2.x, 3 on 1.x (which has no 3.1)
+		typeVersion: majorOf(version) >= 2 ? 3.1 : 3,
+		position,
+		parameters: { promptType: 'define', text, options: {} },
+	};
+}
+
+/** The OpenAI Chat Model pointed (by its credential's Base URL) at the scripted model server. */
+export function modelNode(credId: string, credName: string, position: [number, number]): SpecNode {
+	return {
+		id: 'model',
+		name: 'OpenAI Chat Model',
+		type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+		typeVersion: 1.3,
+		position,
+		credentials: { openAiApi: { id: credId, name: credName } },
+		// An OpenAI-compatible server speaks chat completions: "Use Responses API" off.
+		parameters: { model: { __rl: true, mode: 'id', value: MODEL_ID }, responsesApiEnabled: false, options: {} },
+	};
+}
+
+/** The Send Text tool node as the editor names it, Number and Text left to the model. */
+export function sendTextToolNode(credId: string, credName: string, position: [number, number]): SpecNode {
+	return {
+		id: 'tool',
+		name: TOOL_NODE,
+		type: TOOL_TYPE,
+		typeVersion: 2,
+		position,
+		credentials: credentialRef(credId, credName),
+		parameters: {
+			resource: 'message',
+			operation: 'sendText',
+			instance: { __rl: true, mode: 'list', value: 'demo' },
+			number: fromAI('Number'),
+			text: fromAI('Text'),
+			options: {},
+		},
+	};
+}
+
 export function agentWorkflow(version: string, credIds: { openAi: string; messaging: string }): WorkflowSpec {
 	const requests = SCENARIOS.map((s) => ({ prompt: s.prompt }));
 	return {
@@ -90,43 +140,13 @@ export function agentWorkflow(version: string, credIds: { openAi: string; messag
 			{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
 			{ id: 'requests', name: 'Requests', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [200, 0], parameters: { mode: 'raw', jsonOutput: JSON.stringify({ requests }), options: {} } },
 			{ id: 'split', name: 'One Per Request', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [400, 0], parameters: { fieldToSplitOut: 'requests', options: {} } },
+			agentNode(version, '={{ $json.prompt }}', [600, 0]),
+			modelNode(credIds.openAi, 'Scripted model (e2e)', [500, 200]),
 			{
-				id: 'agent',
-				name: 'AI Agent',
-				type: '@n8n/n8n-nodes-langchain.agent',
-				// what the editor adds: 3.1 on n8n 2.x, 3 on 1.x (which has no 3.1)
-				typeVersion: majorOf(version) >= 2 ? 3.1 : 3,
-				position: [600, 0],
-				parameters: { promptType: 'define', text: '={{ $json.prompt }}', options: {} },
-			},
-			{
-				id: 'model',
-				name: 'OpenAI Chat Model',
-				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
-				typeVersion: 1.3,
-				position: [500, 200],
-				credentials: { openAiApi: { id: credIds.openAi, name: 'Scripted model (e2e)' } },
-				// An OpenAI-compatible server speaks chat completions: "Use Responses API" off.
-				parameters: { model: { __rl: true, mode: 'id', value: MODEL_ID }, responsesApiEnabled: false, options: {} },
-			},
-			{
-				id: 'tool',
-				name: TOOL_NODE,
-				type: TOOL_TYPE,
-				typeVersion: 2,
-				position: [700, 200],
-				credentials: credentialRef(credIds.messaging, 'Sandbox v2 (agent)'),
+				...sendTextToolNode(credIds.messaging, 'Sandbox v2 (agent)', [700, 200]),
 				// n8n 2.x hands a failing tool's error to the agent by default; 1.x stops the whole
 				// run instead unless the tool node's On Error is "Continue" (then the error item goes).
 				...(majorOf(version) >= 2 ? {} : { onError: 'continueRegularOutput' }),
-				parameters: {
-					resource: 'message',
-					operation: 'sendText',
-					instance: { __rl: true, mode: 'list', value: 'demo' },
-					number: fromAI('Number'),
-					text: fromAI('Text'),
-					options: {},
-				},
 			},
 		],
 		connections: {

@@ -56,6 +56,7 @@ import { triggerChecks } from './trigger';
 import { restartChecks } from './restart';
 import { chatbotChecks } from './chatbots';
 import { otherRoutesChecks } from './otherRoutes';
+import { agentReviewChecks } from './agentReview';
 
 const report = new Report('e2e');
 const record = report.record.bind(report);
@@ -169,6 +170,9 @@ async function main(): Promise<void> {
 
 		// --- (v) Send and Wait answered in the chat: the trigger hands the reply to the waiting run
 		await chatReplyChecks(tools, rest, n8n.url);
+
+		// --- (w) a person approves or declines an AI agent's Send Text on WhatsApp (Human-in-the-Loop tool)
+		await agentReviewChecks(tools, rest, n8n.url);
 
 		// --- (c) node types -------------------------------------------------------------
 		await nodeTypeChecks(report, rest);
