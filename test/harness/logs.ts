@@ -39,17 +39,19 @@ export function clearLog(): void {
 }
 
 /** An error in a line's metadata, with every field of its own (JSON would show `{}`). */
-function expandErrors(_key: string, value: unknown): unknown {
+function expandError(value: unknown): unknown {
 	if (!(value instanceof Error)) return value;
 	const record = value as unknown as Record<string, unknown>;
 	return Object.fromEntries(Object.getOwnPropertyNames(value).map((name) => [name, record[name]]));
 }
 
-/** One line as text: its level, message and metadata. */
-export function lineText(line: LogLine): string {
+type Replacer = (key: string, value: unknown) => unknown;
+
+/** One line as text: its level, message and metadata (each value through `replacer`, as JSON.stringify calls it). */
+export function lineText(line: LogLine, replacer: Replacer = (_key, value) => value): string {
 	let metadata: string;
 	try {
-		metadata = JSON.stringify(line.metadata, expandErrors) ?? '';
+		metadata = JSON.stringify(line.metadata, (key, value: unknown) => replacer(key, expandError(value))) ?? '';
 	} catch {
 		metadata = String(line.metadata);
 	}

@@ -98,8 +98,9 @@ export function assertNoSecrets(
 	if (all.size === 0) return;
 	const texts: Array<[string, string]> = [
 		...Object.entries(values).map(([part, value]): [string, string] => [part, textOf(value)]),
-		// The line's place and level only: its message may be the leak.
-		...loggedLines().map((line, index): [string, string] => [`the log (line ${index + 1}, ${line.level})`, lineText(line)]),
+		// The line's place and level only: its message may be the leak. The workflow node an
+		// error carries in the metadata is the workflow, as in errors themselves.
+		...loggedLines().map((line, index): [string, string] => [`the log (line ${index + 1}, ${line.level})`, lineText(line, withoutWorkflowNode)]),
 	];
 	for (const [part, haystack] of texts) {
 		const lower = haystack.toLowerCase();

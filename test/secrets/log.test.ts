@@ -43,6 +43,15 @@ describe('the secret check of the log', () => {
 		clearLog();
 	});
 
+	test("the workflow node an error's metadata carries is the workflow (as in errors): its parameters are not judged", () => {
+		const error = Object.assign(new Error('Forbidden (HTTP 403)'), { node: { name: 'Messaging Instance', parameters: { options: { token: SECRET } } } });
+		LoggerProxy.debug('Workflow execution finished with error', { error, workflowId: 'wf-test' });
+		expect(() => assertNoSecrets('a unit check', {}, [SECRET])).not.toThrow();
+		LoggerProxy.debug('Workflow execution finished with error', { error: Object.assign(new Error(`Forbidden ${SECRET}`), { node: error.node }) });
+		expect(() => assertNoSecrets('a unit check', {}, [SECRET])).toThrow(/the log \(line 2, debug\)/);
+		clearLog();
+	});
+
 	test('the capture is cleared before each test', () => {
 		expect(loggedLines()).toEqual([]);
 	});
