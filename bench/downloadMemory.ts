@@ -23,6 +23,8 @@ import type { AddressInfo } from 'node:net';
 import { Container } from '@n8n/di';
 import { BinaryDataService } from 'n8n-core';
 
+import { peakProblem } from './memoryLimit';
+
 const MB = 1024 * 1024;
 const FILE_MB = Number(process.env.BENCH_DOWNLOAD_MB || 150);
 const FILE_BYTES = Math.round(FILE_MB * MB);
@@ -160,6 +162,11 @@ async function main(): Promise<void> {
 		].join('\n'),
 	);
 	if (result.error || !exact) process.exitCode = 1;
+	const problem = peakProblem(`Download Media (${chunked ? 'chunked' : 'with Content-Length'}, ${process.env.BENCH_DOWNLOAD_MODE === 'filesystem' ? 'filesystem' : 'in-memory'} mode)`, above / FILE_BYTES);
+	if (problem) {
+		console.error(`✗ ${problem}`);
+		process.exitCode = 1;
+	}
 	// Run by bench/memoryBench.ts (npm run bench): the figures for its table.
 	process.send?.({
 		ratio: above / FILE_BYTES,

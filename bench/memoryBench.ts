@@ -3,11 +3,14 @@
  * bench/downloadMemory.ts (Download Media: n8n's in-memory and filesystem binary modes, with
  * and without Content-Length) and bench/triggerMemory.ts (a media delivery, both modes), one
  * at a time (each reads its own process's peak), with the repository's Node and n8n-core, as
- * they run alone. Env: BENCH_MEMORY_MB (the file; default 150).
+ * they run alone. Env: BENCH_MEMORY_MB (the file; default 150). A case above the limit
+ * (bench/memoryLimit.ts), not byte-exact or without a result is returned as a problem, and
+ * fails `npm run bench`.
  */
 import { fork } from 'node:child_process';
 import * as path from 'node:path';
 
+import { PEAK_LIMIT, peakProblem } from './memoryLimit';
 import { fmt, log, table } from './util';
 
 interface MemoryResult {
@@ -45,21 +48,26 @@ function runCase(c: Case, mb: number): Promise<MemoryResult> {
 	});
 }
 
-export async function memoryBench(out: string[]): Promise<void> {
+/** Measures every case into `out`; resolves with what failed, one line per case (none: all held). */
+export async function memoryBench(out: string[]): Promise<string[]> {
 	const mb = Number(process.env.BENCH_MEMORY_MB || 150);
 	const rows: string[][] = [];
+	const problems: string[] = [];
 	for (const c of CASES) {
 		log(`memory: ${c.label}`);
 		try {
 			const r = await runCase(c, mb);
+			const problem = peakProblem(c.label, r.ratio) ?? (r.ok ? undefined : `${c.label}: ${r.error ?? 'the output is not the file'}`);
+			if (problem) problems.push(problem);
 			rows.push([
 				c.label,
-				`${fmt(r.ratio, 2)}×`,
+				`${fmt(r.ratio, 2)}×${r.ratio > PEAK_LIMIT ? ' ✗' : ''}`,
 				r.readingRatio === undefined ? '' : `${fmt(r.readingRatio, 2)}×`,
 				r.ok ? 'byte-exact' : `✗ ${r.error ?? 'not the file'}`,
 			]);
 		} catch (e) {
 			rows.push([c.label, 'n/a', '', `✗ ${(e as Error).message}`]);
+			problems.push(`${c.label}: ${(e as Error).message}`);
 		}
 	}
 	out.push(`## 5. Memory of one ${mb} MB file (peak RSS above the start, × the file)`);
@@ -68,6 +76,8 @@ export async function memoryBench(out: string[]): Promise<void> {
 	out.push(
 		'',
 		"In n8n's in-memory mode its prepareBinaryData keeps the file and makes its base64 (2.33× the file: n8n's floor); " +
-			'a delivery is measured from the parsed body n8n hands webhook(). Limit: 2.5×.',
+			`a delivery is measured from the parsed body n8n hands webhook(). Limit: ${PEAK_LIMIT}×.`,
 	);
+	if (problems.length > 0) out.push('', '**Failed:**', ...problems.map((problem) => `- ${problem}`));
+	return problems;
 }

@@ -340,9 +340,10 @@ async function main(): Promise<void> {
 	const sections: string[][] = [[], [], [], [], []];
 	// Parts 1–4 run in (or against) the pinned n8n and the packed package; part 5 needs neither.
 	if ([1, 2, 3, 4].some((part) => PARTS.has(part))) await runtimeParts(sections);
+	let memoryProblems: string[] = [];
 	if (PARTS.has(5)) {
 		log('memory of a large file');
-		await memoryBench(sections[4]);
+		memoryProblems = await memoryBench(sections[4]);
 	}
 
 	for (const s of sections) if (s.length > 0) out.push(...s, '');
@@ -353,6 +354,8 @@ async function main(): Promise<void> {
 	fs.mkdirSync(dir, { recursive: true });
 	fs.writeFileSync(path.join(dir, 'latest.md'), text);
 	log(`written to ${path.relative(process.cwd(), path.join(dir, 'latest.md'))}`);
+	// The figures are written first; then a memory case above its limit fails the run, by name.
+	if (memoryProblems.length > 0) throw new Error(`memory of a large file:\n${memoryProblems.join('\n')}`);
 }
 
 main().then(

@@ -25,6 +25,7 @@ import { Workflow } from 'n8n-workflow';
 import type { IDataObject, INode, INodeType, INodeTypes, IWebhookData, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 
 import { StoredCredentials, webhookAdditionalData } from './webhookContext';
+import { peakProblem } from './memoryLimit';
 
 const MB = 1024 * 1024;
 const FILE_MB = Number(process.env.BENCH_TRIGGER_MB || 150);
@@ -235,6 +236,11 @@ async function main(): Promise<void> {
 		].join('\n'),
 	);
 	if (result.error || !result.exact) process.exitCode = 1;
+	const problem = peakProblem(`Trigger media delivery (${process.env.BENCH_TRIGGER_MODE === 'filesystem' ? 'filesystem' : 'in-memory'} mode)`, above / FILE_BYTES);
+	if (problem) {
+		console.error(`✗ ${problem}`);
+		process.exitCode = 1;
+	}
 	// Run by bench/memoryBench.ts (npm run bench): the figures for its table.
 	process.send?.({ ratio: above / FILE_BYTES, fileBytes: FILE_BYTES, ok: !result.error && result.exact === true, error: result.error });
 }

@@ -26,7 +26,8 @@ import {
 } from '../scripts/n8n-runtime';
 import { credentialRef } from '../scripts/demo-workflow';
 import { startModelServer, textOf, MODEL_ID, type ChatRequest, type ModelServer, type OfferedTool, type Turn } from './modelServer';
-import { bodyWithoutMessageId, type E2eTools } from './v2';
+import { bodyWithoutMessageId } from './everyOperation';
+import type { E2eTools } from './v2';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Sandbox = any;

@@ -25,6 +25,11 @@ export interface DeliveryHost {
 	record(delivery: RecordedDelivery): void;
 }
 
+/** The retry policy of a delivery: the real server's (10 attempts, 5 s doubling, 30 s each) unless a test sets its own. */
+export function retryPolicy(options: { attempts?: number; backoffMs?: number; timeoutMs?: number } = {}): Pick<DeliveryHost, 'attempts' | 'backoffMs' | 'timeoutMs'> {
+	return { attempts: Math.max(1, options.attempts ?? 10), backoffMs: options.backoffMs ?? 5000, timeoutMs: options.timeoutMs ?? 30000 };
+}
+
 /** Delivers `event` of `inst`; undefined when no enabled webhook wants it. */
 export async function deliver(host: DeliveryHost, inst: Instance, event: string, data: unknown): Promise<RecordedDelivery | undefined> {
 	const w = inst.webhook;

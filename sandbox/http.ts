@@ -59,6 +59,12 @@ export function maskUrl(url: string): string {
 	}
 }
 
+/** The method, path and query of a request, as the server's router reads them. */
+export function requestLine(req: HttpRequest): { method: string; path: string; query: Record<string, string> } {
+	const parsed = new URL(req.url ?? '/', 'http://sandbox');
+	return { method: (req.method ?? 'GET').toUpperCase(), path: parsed.pathname, query: Object.fromEntries(parsed.searchParams) };
+}
+
 export function flattenHeaders(req: HttpRequest): Record<string, string> {
 	const out: Record<string, string> = {};
 	for (const [k, v] of Object.entries(req.headers)) {

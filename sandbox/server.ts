@@ -15,8 +15,8 @@ import type { AddressInfo } from 'net';
 import type { ChatEntry, Dialect, Instance, RecordedDelivery, RecordedRequest, SandboxOptions, WebhookConfig } from './types';
 import { IncomingMessage, messageId, upsertData } from './messages';
 import { dottedEventName } from './events';
-import { errorBody, flattenHeaders, readBody, send } from './http';
-import { DeliveryHost, deliver, post } from './delivery';
+import { errorBody, flattenHeaders, readBody, requestLine, send } from './http';
+import { DeliveryHost, deliver, post, retryPolicy } from './delivery';
 import { Dispatch, createDispatcher } from './dispatch';
 import { ROUTES } from './routes';
 import { control, isControlPath } from './control';
@@ -83,9 +83,7 @@ class SandboxImpl implements Sandbox {
 		this.delivery = {
 			dialect: this.dialect,
 			version: this.version,
-			attempts: Math.max(1, options.delivery?.attempts ?? 10),
-			backoffMs: options.delivery?.backoffMs ?? 5000,
-			timeoutMs: options.delivery?.timeoutMs ?? 30000,
+			...retryPolicy(options.delivery),
 			signal: this.abort.signal,
 			serverUrl: () => this.url,
 			isClosed: () => this.closed,
@@ -345,13 +343,7 @@ class SandboxImpl implements Sandbox {
 
 	private async handle(req: HttpRequest, res: ServerResponse): Promise<void> {
 		const started = Date.now();
-		const method = (req.method ?? 'GET').toUpperCase();
-		const parsed = new URL(req.url ?? '/', 'http://sandbox');
-		const path = parsed.pathname;
-		const query: Record<string, string> = {};
-		parsed.searchParams.forEach((v, k) => {
-			query[k] = v;
-		});
+		const { method, path, query } = requestLine(req);
 
 		// `GET /` answers as the real server does at this release, on every release, never gated
 		if (method === 'GET' && path === '/') {

@@ -88,7 +88,18 @@ function missingE2eCases(operations: readonly Operation[]): string[] {
 	const run = e2eOperations();
 	return operations
 		.filter((operation) => !run.has(`${operation.resource}:${operation.value}`))
-		.map((operation) => `${nameOf(operation)}: no end-to-end case (add it to e2e/v2.ts V2_OPERATIONS, or e2e/workflows.ts for the documented dialect)`);
+		.map((operation) => `${nameOf(operation)}: no end-to-end case (add it to e2e/everyOperation.ts V2_OPERATIONS, or e2e/workflows.ts for the documented dialect)`);
+}
+
+/** Every count of operations the text states ("102 operations"), with the line it is on. */
+function statedCounts(text: string): Array<{ line: number; count: number }> {
+	return text.split('\n').flatMap((content, index) => [...content.matchAll(/\b(\d+) operations\b/g)].map((match) => ({ line: index + 1, count: Number(match[1]) })));
+}
+
+function wrongCounts(text: string, operations: readonly Operation[]): string[] {
+	return statedCounts(text)
+		.filter(({ count }) => count !== operations.length)
+		.map(({ line, count }) => `line ${line} says ${count} operations; the registry has ${operations.length}`);
 }
 
 /** The sandbox names its dialects itself (it never imports nodes/); the type check holds the two names as one set. */
@@ -117,6 +128,16 @@ describe('every operation of the registry is served, documented and run end to e
 
 	test('each operation has an end-to-end case', () => {
 		expect(missingE2eCases(OPERATIONS)).toEqual([]);
+	});
+
+	test("the README's count of operations is the registry's", () => {
+		const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+		expect(statedCounts(readme).length).toBeGreaterThan(0);
+		expect(wrongCounts(readme, OPERATIONS)).toEqual([]);
+	});
+
+	test('a stale count is named with its line', () => {
+		expect(wrongCounts('# Title\nThe node: 85 operations and more.', OPERATIONS)).toEqual([`line 2 says 85 operations; the registry has ${OPERATIONS.length}`]);
 	});
 
 	test('an operation whose path depends on the item needs a sandbox route for each of its paths', () => {
@@ -152,7 +173,7 @@ describe('every operation of the registry is served, documented and run end to e
 			'Contract Probe (chat:contractProbe): no sandbox route GET /chat/contractProbe/{instance} for the documented dialect (add an entry to sandbox/routes/)',
 			'Contract Probe (chat:contractProbe): no sandbox route GET /chat/contractProbe/{instance} for the v2 dialect (add an entry to sandbox/routes/)',
 			'Contract Probe (chat:contractProbe): no row "| Contract Probe |" in the README\'s tables under its resource\'s heading',
-			'Contract Probe (chat:contractProbe): no end-to-end case (add it to e2e/v2.ts V2_OPERATIONS, or e2e/workflows.ts for the documented dialect)',
+			'Contract Probe (chat:contractProbe): no end-to-end case (add it to e2e/everyOperation.ts V2_OPERATIONS, or e2e/workflows.ts for the documented dialect)',
 		]);
 	});
 });

@@ -1,11 +1,14 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
+import { lineText, loggedLines } from './logs';
+
 /**
  * The suite-wide check that no secret leaves a node: after every engine run, trigger hook,
  * delivery and credential test the harness looks for each secret the test configured (the
  * credential's API key and Base URL password, the sandbox's instance tokens, the trigger's
  * webhook secret) in everything a user or n8n's database could see — output items, the error
- * (message, description, stack, cause and every other field), the stored run, static data.
+ * (message, description, stack, cause and every other field), the stored run, static data —
+ * and in every line n8n logged during the test (message and metadata; see logs.ts).
  * A test never has to ask for it; a leak anywhere fails the test that caused it.
  */
 
@@ -93,8 +96,13 @@ export function assertNoSecrets(
 ): void {
 	const all = new Set([...secrets, ...declared].filter((secret) => secret !== '' && !allowed.has(secret)));
 	if (all.size === 0) return;
-	for (const [part, value] of Object.entries(values)) {
-		const haystack = textOf(value);
+	const texts: Array<[string, string]> = [
+		...Object.entries(values).map(([part, value]): [string, string] => [part, textOf(value)]),
+		// The line's place and level only: its message may be the leak. The workflow node an
+		// error carries in the metadata is the workflow, as in errors themselves.
+		...loggedLines().map((line, index): [string, string] => [`the log (line ${index + 1}, ${line.level})`, lineText(line, withoutWorkflowNode)]),
+	];
+	for (const [part, haystack] of texts) {
 		const lower = haystack.toLowerCase();
 		for (const secret of all) {
 			if (leaks(haystack, lower, secret)) {

@@ -1,0 +1,113 @@
+import type { Resource } from './types';
+
+export interface ResourceEntry {
+	name: string;
+	value: Resource;
+	description: string;
+	/** The operation a new node shows for this resource. */
+	defaultOperation: string;
+}
+
+/**
+ * Resources in the order of the dropdown, most used first: n8n's node creator lists the
+ * actions in this order too. One without operations is not shown.
+ */
+export const RESOURCES: readonly ResourceEntry[] = [
+	{ name: 'Message', value: 'message', description: 'Send texts, media, contacts, polls, lists, buttons, locations, statuses and reactions; download, read, delete and list messages', defaultOperation: 'sendText' },
+	{ name: 'Chat', value: 'chat', description: 'Chats: list, archive, mark unread, check numbers, edit messages, presence', defaultOperation: 'checkNumbers' },
+	{ name: 'Contact', value: 'contact', description: 'Contacts: list, profiles, pictures, block (v2 servers)', defaultOperation: 'getMany' },
+	{ name: 'Group', value: 'group', description: 'Groups: create, participants, settings, invite links (v2 servers)', defaultOperation: 'getMany' },
+	{ name: 'Profile', value: 'profile', description: 'The account of the instance: name, status, picture, privacy, business profile (v2 servers)', defaultOperation: 'updateName' },
+	{ name: 'Instance', value: 'instance', description: 'Instances: create, connect by QR code, state, restart, log out (v2 servers)', defaultOperation: 'getState' },
+	{ name: 'Label', value: 'label', description: 'Labels of chats (v2 servers)', defaultOperation: 'getMany' },
+	{ name: 'Setting', value: 'settings', description: 'Behaviour of the instance', defaultOperation: 'set' },
+	{ name: 'Webhook', value: 'webhook', description: 'Where the instance delivers its events', defaultOperation: 'set' },
+	{ name: 'Template', value: 'template', description: 'Meta message templates of Cloud API instances (v2 servers)', defaultOperation: 'getMany' },
+	{ name: 'Business', value: 'business', description: 'WhatsApp Business catalogs: products and collections (v2 servers)', defaultOperation: 'getCatalog' },
+	{ name: 'Proxy', value: 'proxy', description: 'The proxy the instance connects through (v2 servers)', defaultOperation: 'set' },
+	{ name: 'Chatwoot', value: 'chatwoot', description: 'The instance\'s Chatwoot inbox (v2 servers)', defaultOperation: 'set' },
+	{ name: 'Storage', value: 'storage', description: 'Media the server stored in its S3 storage (v2 servers)', defaultOperation: 'getMedia' },
+	{ name: 'Chatbot', value: 'chatbot', description: 'Bots of the server\'s chatbot platforms (OpenAI, Typebot, Dify, Flowise, n8n, EvoAI, Evolution Bot) (v2 servers)', defaultOperation: 'getMany' },
+	{ name: 'Event Integration', value: 'eventIntegration', description: 'Event buses the instance\'s events go to: WebSocket, RabbitMQ, SQS, NATS, Pusher, Kafka (v2 servers)', defaultOperation: 'get' },
+];
+
+/**
+ * Operations of each resource in the order of their dropdown, most used first (by stored
+ * value). An operation left out of its list follows the listed ones, by name, so a new
+ * operation shows up without an entry here.
+ */
+export const OPERATION_ORDER: Record<Resource, readonly string[]> = {
+	message: [
+		'sendText',
+		'sendMedia',
+		'sendAndWait',
+		'sendAudio',
+		'sendLocation',
+		'sendContact',
+		'sendReaction',
+		'sendPoll',
+		'sendList',
+		'sendButtons',
+		'sendCarousel',
+		'sendSticker',
+		'sendVideoNote',
+		'sendStatus',
+		'sendTemplate',
+		'getMany',
+		'getPollVotes',
+		'getReceipts',
+		'downloadMedia',
+		'markAsRead',
+		'markAsPlayed',
+		'delete',
+	],
+	chat: ['checkNumbers', 'getMany', 'get', 'getManyChannels', 'sendPresence', 'markUnread', 'archive', 'updateMessage'],
+	contact: ['getMany', 'getProfile', 'getProfilePicture', 'updateBlock'],
+	group: [
+		'getMany',
+		'get',
+		'getParticipants',
+		'create',
+		'updateParticipants',
+		'getInviteCode',
+		'sendInvite',
+		'updateSubject',
+		'updateDescription',
+		'updatePicture',
+		'updateSetting',
+		'updateMemberAddMode',
+		'setEphemeral',
+		'revokeInviteCode',
+		'getInviteInfo',
+		'acceptInvite',
+		'leave',
+	],
+	instance: ['getState', 'connect', 'create', 'getMany', 'restart', 'setPresence', 'logout', 'delete'],
+	label: ['getMany', 'addToChat', 'removeFromChat'],
+	settings: ['set', 'get'],
+	webhook: ['set', 'get'],
+	chatbot: [
+		'getMany',
+		'get',
+		'create',
+		'update',
+		'delete',
+		'getSessions',
+		'changeStatus',
+		'ignoreChat',
+		'start',
+		'getSettings',
+		'updateSettings',
+		'getManyOpenAiCredentials',
+		'createOpenAiCredential',
+		'deleteOpenAiCredential',
+		'getOpenAiModels',
+	],
+	eventIntegration: ['get', 'set'],
+	profile: ['updateName', 'updateStatus', 'updatePicture', 'removePicture', 'getPrivacy', 'updatePrivacy', 'getBusinessProfile'],
+	proxy: ['set', 'get'],
+	business: ['getCatalog', 'getCollections'],
+	template: ['getMany', 'create', 'update', 'delete'],
+	storage: ['getMedia', 'getMediaUrl'],
+	chatwoot: ['set', 'get'],
+};
