@@ -1,7 +1,7 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
 import { MessagingInstance } from '../../nodes/MessagingInstance/MessagingInstance.node';
-import { OPERATIONS, OPERATION_ORDER } from '../../nodes/MessagingInstance/actions';
+import { OPERATIONS } from '../../nodes/MessagingInstance/actions';
 
 /**
  * The order a user meets the actions in. n8n's node creator lists a node's actions by walking
@@ -80,18 +80,8 @@ describe('the order of resources and operations', () => {
 		}
 	});
 
-	test('every operation named in the order lists exists (a stale or mistyped entry orders nothing)', () => {
-		const stale = Object.entries(OPERATION_ORDER).flatMap(([resource, values]) =>
-			values.filter((value) => !OPERATIONS.some((operation) => operation.resource === resource && operation.value === value)).map((value) => `${resource}:${value}`),
-		);
-		expect(stale).toEqual([]);
-		for (const values of Object.values(OPERATION_ORDER)) expect(new Set(values).size).toBe(values.length);
-	});
-
-	test('every operation has its place in the order lists (a new one is placed on purpose, not left at the end)', () => {
-		const unplaced = OPERATIONS.filter((operation) => !OPERATION_ORDER[operation.resource].includes(operation.value)).map(
-			(operation) => `${operation.resource}:${operation.value}`,
-		);
-		expect(unplaced).toEqual([]);
+	test('each resource\'s operations stand together in the registry, the resources in the order of their dropdown', () => {
+		const resources = OPERATIONS.map((operation) => operation.resource).filter((resource, index, all) => index === 0 || all[index - 1] !== resource);
+		expect(resources).toEqual(optionsOf('resource').map((option) => option.value));
 	});
 });

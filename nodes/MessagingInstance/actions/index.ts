@@ -100,144 +100,139 @@ import { setSettings } from './settings/set';
 import { fieldLabels } from './parameters';
 import type { FieldLabels } from './parameters';
 import { picker } from './pickers';
-import { OPERATION_ORDER, RESOURCES, type ResourceEntry } from './resources';
+import { RESOURCES, type ResourceEntry } from './resources';
 import type { Operation, Resource } from './types';
 import { getWebhook } from './webhook/get';
 import { setWebhook } from './webhook/set';
 
-/** Every operation of the node: adding one is a file and a line here. */
+/**
+ * Every operation of the node, each resource's in the order of its dropdown (most used
+ * first): adding one is a file, its import and one line here, at the place it should show.
+ */
 export const OPERATIONS: readonly Operation[] = [
-	// message
+	// Message
 	sendText,
+	sendMedia,
+	sendAndWait,
+	sendAudio,
+	sendLocation,
+	sendContact,
+	sendReaction,
+	sendPoll,
 	sendList,
 	sendButtons,
-	sendLocation,
-	sendStatus,
-	sendReaction,
-	sendMedia,
-	sendAudio,
+	sendCarousel,
 	sendSticker,
 	sendVideoNote,
-	sendContact,
-	sendPoll,
-	sendAndWait,
+	sendStatus,
+	sendTemplate,
+	getManyMessages,
+	getPollVotes,
+	getReceipts,
 	downloadMedia,
 	markAsRead,
-	deleteMessage,
-	getManyMessages,
-	sendCarousel,
 	markAsPlayed,
-	getPollVotes,
-	sendTemplate,
-	getReceipts,
-	// chat
-	archiveChat,
+	deleteMessage,
+	// Chat
 	checkNumbers,
-	updateMessage,
-	sendPresence,
 	getManyChats,
-	markChatUnread,
-	getManyChannels,
 	getChat,
-	// contact
+	getManyChannels,
+	sendPresence,
+	markChatUnread,
+	archiveChat,
+	updateMessage,
+	// Contact
 	getManyContacts,
 	getProfile,
 	getProfilePicture,
 	updateBlock,
-	// instance
-	createInstance,
-	connectInstance,
-	getState,
-	getManyInstances,
-	restartInstance,
-	setInstancePresence,
-	logoutInstance,
-	deleteInstance,
-	// group
-	createGroup,
-	getGroup,
+	// Group
 	getManyGroups,
+	getGroup,
 	getParticipants,
+	createGroup,
 	updateParticipants,
+	getInviteCode,
+	sendInvite,
 	updateSubject,
 	updateDescription,
 	updatePicture,
 	updateSetting,
-	setEphemeral,
 	updateMemberAddMode,
-	getInviteCode,
+	setEphemeral,
 	revokeInviteCode,
-	sendInvite,
-	leaveGroup,
-	acceptInvite,
 	getInviteInfo,
-	// label
-	getManyLabels,
-	addLabelToChat,
-	removeLabelFromChat,
-	// settings and webhook
-	setSettings,
-	getSettings,
-	setWebhook,
-	getWebhook,
-	// chatbot: the platforms' shared operations, then OpenAI's credentials
-	createChatbot,
-	getManyChatbots,
-	getChatbot,
-	updateChatbot,
-	deleteChatbot,
-	getChatbotSettings,
-	updateChatbotSettings,
-	changeChatbotStatus,
-	getChatbotSessions,
-	ignoreChatbotChat,
-	startTypebot,
-	createOpenAiCredential,
-	getManyOpenAiCredentials,
-	deleteOpenAiCredential,
-	getOpenAiModels,
-	// event integrations
-	setEventIntegration,
-	getEventIntegration,
-	// profile
-	getBusinessProfile,
+	acceptInvite,
+	leaveGroup,
+	// Profile
 	updateProfileName,
 	updateProfileStatus,
 	updateProfilePicture,
 	removeProfilePicture,
 	getPrivacy,
 	updatePrivacy,
-	// proxy
-	setProxy,
-	getProxy,
-	// business
-	getCatalog,
-	getCollections,
-	// template
-	createTemplate,
+	getBusinessProfile,
+	// Instance
+	getState,
+	connectInstance,
+	createInstance,
+	getManyInstances,
+	restartInstance,
+	setInstancePresence,
+	logoutInstance,
+	deleteInstance,
+	// Label
+	getManyLabels,
+	addLabelToChat,
+	removeLabelFromChat,
+	// Setting
+	setSettings,
+	getSettings,
+	// Webhook
+	setWebhook,
+	getWebhook,
+	// Template
 	getManyTemplates,
+	createTemplate,
 	updateTemplate,
 	deleteTemplate,
-	// storage
-	getMedia,
-	getMediaUrl,
-	// chatwoot
+	// Business
+	getCatalog,
+	getCollections,
+	// Proxy
+	setProxy,
+	getProxy,
+	// Chatwoot
 	setChatwoot,
 	getChatwoot,
+	// Storage
+	getMedia,
+	getMediaUrl,
+	// Chatbot
+	getManyChatbots,
+	getChatbot,
+	createChatbot,
+	updateChatbot,
+	deleteChatbot,
+	getChatbotSessions,
+	changeChatbotStatus,
+	ignoreChatbotChat,
+	startTypebot,
+	getChatbotSettings,
+	updateChatbotSettings,
+	getManyOpenAiCredentials,
+	createOpenAiCredential,
+	deleteOpenAiCredential,
+	getOpenAiModels,
+	// Event Integration
+	getEventIntegration,
+	setEventIntegration,
 ];
 
-export { OPERATION_ORDER };
-
-/** The operations of a resource in dropdown order: the listed ones first, then the rest by name. */
+/** The operations of a resource in dropdown order: their order in OPERATIONS. */
 export function operationsInOrder(resource: Resource): Operation[] {
-	const order = OPERATION_ORDER[resource];
-	const rank = (operation: Operation) => {
-		const listed = order.indexOf(operation.value);
-		return listed === -1 ? order.length : listed;
-	};
-	return OPERATIONS.filter((operation) => operation.resource === resource).sort(
-		(a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name),
-	);
+	return OPERATIONS.filter((operation) => operation.resource === resource);
 }
 
 const keyOf = (resource: string, operation: string) => `${resource}:${operation}`;
