@@ -32,9 +32,11 @@
  * .bubble .meta (time, "✓ delivered" / "✗ <reason>" on incoming bubbles), .reactions,
  * .bubble a.link (data-testid link), .bubble button.reply-choice (data-testid choice).
  *
- * The page is three files in ./chat/: page.html (the markup), page.css and page.js (the browser
- * script, plain JavaScript checked by TypeScript through `// @ts-check` and chat/tsconfig.json,
- * and linted; test/sandbox/chatPageSource.test.ts runs both). They are put together into one
+ * The page is files in ./chat/: page.html (the markup), page.css, and the browser scripts in
+ * CHAT_SCRIPTS (contacts.js: who an entry belongs to, phone, LID or group; bubbles.js: how an
+ * entry is drawn; page.js: the live stream, sending and startup). The scripts are plain
+ * JavaScript checked by TypeScript through `// @ts-check` and chat/tsconfig.json, and linted as
+ * served; test/sandbox/chatPageSource.test.ts runs both. They are put together into one
  * self-contained response: keep the page free of `<script src=` / `<link href=` (the sandbox
  * tests check it).
  */
@@ -43,15 +45,41 @@ import * as path from 'node:path';
 
 const CHAT_DIR = path.join(__dirname, 'chat');
 
-/** page.html with page.css and page.js in place of its two placeholders. */
+/** The page's scripts in the order they run: each uses what the ones before it define. */
+export const CHAT_SCRIPTS = ['contacts.js', 'bubbles.js', 'page.js'] as const;
+
+const read = (name: string) => fs.readFileSync(path.join(CHAT_DIR, name), 'utf8');
+
+/**
+ * The page's scripts as one, each in its turn inside one function: their top-level names are
+ * shared between them as the single script's were, and none lands on `window`. `where` names
+ * the file and line a line of the result comes from.
+ */
+export function chatScript(): { text: string; where: (line: number) => string } {
+	const parts: Array<{ file: string; first: number; lines: number }> = [];
+	let next = 2; // line 1 opens the function
+	const sources = CHAT_SCRIPTS.map((file) => {
+		const source = read(file).replace(/\n?$/, '\n');
+		if (/<\/script/i.test(source)) throw new Error(`chat/${file} must not contain "</script": it is served inline`);
+		const lines = source.split('\n').length - 1;
+		parts.push({ file, first: next, lines });
+		next += lines;
+		return source;
+	});
+	const text = `(function () {\n${sources.join('')}})();\n`;
+	const where = (line: number) => {
+		const part = parts.find(({ first, lines }) => line >= first && line < first + lines);
+		return part ? `${part.file}:${line - part.first + 1}` : `(wrapper):${line}`;
+	};
+	return { text, where };
+}
+
+/** page.html with page.css and the scripts in place of its two placeholders. */
 function assemble(): string {
-	const read = (name: string) => fs.readFileSync(path.join(CHAT_DIR, name), 'utf8');
 	const html = read('page.html');
-	const script = read('page.js');
-	if (/<\/script/i.test(script)) throw new Error('chat/page.js must not contain "</script": it is served inline');
 	const pieces: Array<[string, string]> = [
 		['<style>/*STYLE*/</style>', `<style>${read('page.css')}</style>`],
-		['<script>/*SCRIPT*/</script>', `<script>${script}</script>`],
+		['<script>/*SCRIPT*/</script>', `<script>${chatScript().text}</script>`],
 	];
 	return pieces.reduce((page, [placeholder, content]) => {
 		if (!page.includes(placeholder)) throw new Error(`chat/page.html has no ${placeholder}`);

@@ -1,469 +1,135 @@
 // @ts-check
+// The page's live side: the chat log's stream (SSE) into bubbles, the composer that sends as the
+// contact, the instance picker with its no-webhook banner, and the startup. Runs last of the
+// page's scripts (see contacts.js), so the DOM helpers and renderers it calls are all defined.
 
-(function () {
-  var $ = function (id) { return document.getElementById(id); };
-  /** A form field of the page: #instance (select), #message (textarea), #from, #lid and #pushName (inputs); all have `value`. */
-  var field = function (/** @type {string} */ id) { return /** @type {HTMLInputElement} */ ($(id)); };
-  var box = $('messages');
-  var source = null;
-  var pending = {};
-  var last = null;
-  var EMPTY = 'No messages yet. Type below as the contact and press Send: the message goes to the instance\'s webhook (e.g. an n8n trigger) and whatever the workflow sends back shows up here, live.';
-  var PIN = '<svg width="34" height="34" viewBox="0 0 24 24" aria-hidden="true"><path fill="#e53935" d="M12 2a7 7 0 0 0-7 7c0 5.2 7 13 7 13s7-7.8 7-13a7 7 0 0 0-7-7z"/><circle cx="12" cy="9" r="2.6" fill="#fff"/></svg>';
+/** A form field of the page: #instance (select), #message (textarea), #from, #lid and #pushName (inputs); all have `value`. */
+var field = function (/** @type {string} */ id) { return /** @type {HTMLInputElement} */ ($(id)); };
+var source = null;
+var pending = {};
 
-  // an inline icon, so the browser does not ask for /favicon.ico
-  var icon = document.createElement('link');
-  icon.rel = 'icon';
-  icon.href = 'data:image/svg+xml,' + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><rect width="24" height="24" rx="6" fill="#008069"/><path fill="#fff" d="M6 6h12a1.5 1.5 0 0 1 1.5 1.5v7A1.5 1.5 0 0 1 18 16h-7l-4 3v-3H6a1.5 1.5 0 0 1-1.5-1.5v-7A1.5 1.5 0 0 1 6 6z"/></svg>');
-  document.head.appendChild(icon);
+// an inline icon, so the browser does not ask for /favicon.ico
+var icon = document.createElement('link');
+icon.rel = 'icon';
+icon.href = 'data:image/svg+xml,' + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><rect width="24" height="24" rx="6" fill="#008069"/><path fill="#fff" d="M6 6h12a1.5 1.5 0 0 1 1.5 1.5v7A1.5 1.5 0 0 1 18 16h-7l-4 3v-3H6a1.5 1.5 0 0 1-1.5-1.5v-7A1.5 1.5 0 0 1 6 6z"/></svg>');
+document.head.appendChild(icon);
 
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
+function add(entry) {
+  var empty = $('empty'); if (empty) empty.remove();
+  var stick = box.scrollTop + box.clientHeight >= box.scrollHeight - 60;
+  var node = render(entry);
+  box.appendChild(node);
+  if (entry.direction === 'in' && entry.messageId && pending[entry.messageId]) {
+    pending[entry.messageId](node); delete pending[entry.messageId];
   }
-  function time(entry) { return new Date(entry.at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' }); }
-  function chatLabel(jid) {
-    var s = String(jid || '');
-    if (s === 'status@broadcast') return 'status';
-    var id = s.split('@')[0];
-    return /@g[.]us$/.test(s) ? 'group ' + id : id;
-  }
-  function str(v) { return v === undefined || v === null ? '' : String(v); }
+  if (stick || entry.direction === 'in') box.scrollTop = box.scrollHeight;
+}
 
-  // Contacts known by LID: a reply may go to the phone JID or to the LID, and a 2.3.6 server
-  // names the chat of an incoming message by its LID. Both addresses of a contact are learnt
-  // from what the page and the chat log say (the injected message's `from` and `lid`), so that
-  // each bubble belongs to one conversation: the contact's phone JID, or its LID when it has no
-  // phone (a LID-only contact), or the group.
-  /** @type {Record<string, string>} LID JID -> the contact's phone JID */
-  var phoneOfLid = {};
-  /** @type {Record<string, string>} phone JID -> the contact's LID JID */
-  var lidOfPhone = {};
-  function isLid(jid) { return /@lid$/.test(str(jid)); }
-  function isGroup(jid) { return /@g[.]us$/.test(str(jid)); }
-  function jidOf(number) { var s = str(number).trim(); return s.indexOf('@') >= 0 ? s : s.replace(/\D/g, '') + '@s.whatsapp.net'; }
-  function lidJidOf(value) { var s = str(value).trim(); return s.indexOf('@') >= 0 ? s : s.replace(/\D/g, '') + '@lid'; }
-  function learn(from, lid) {
-    if (!from || !lid) return;
-    var phone = jidOf(from), l = lidJidOf(lid);
-    if (isLid(phone) || !isLid(l)) return;
-    phoneOfLid[l] = phone; lidOfPhone[phone] = l;
-  }
-  function conversationOf(entry, b) {
-    if (isGroup(entry.chat)) return str(entry.chat);
-    var jid = entry.direction === 'in' && b.from ? jidOf(b.from) : str(entry.chat);
-    return phoneOfLid[jid] || jid;
-  }
-  /** "5511944440001 · LID 123456789012345", or the LID alone for a contact known only by it. */
-  function contactLabel(jid) {
-    var s = str(jid);
-    if (isLid(s)) return 'LID ' + s.split('@')[0];
-    var lid = lidOfPhone[s];
-    return chatLabel(s) + (lid ? ' · LID ' + lid.split('@')[0] : '');
-  }
-  /** The address a reply went to, with the contact's other address when it is known. */
-  function addressLabel(jid) {
-    var s = str(jid);
-    if (isLid(s) && phoneOfLid[s]) return 'LID ' + s.split('@')[0] + ' (' + chatLabel(phoneOfLid[s]) + ')';
-    return isLid(s) ? 'LID ' + s.split('@')[0] : chatLabel(s);
-  }
-  function short(s, n) { s = str(s).replace(/\s+/g, ' ').trim(); return s.length > n ? s.slice(0, n - 1) + '…' : s; }
-  function target(id) { return id ? box.querySelector('.bubble[data-message-id="' + String(id).replace(/["\\]/g, '') + '"]:not(.notice)') : null; }
-  function textOf(node) { var c = node && node.querySelector('.content'); return c ? c.getAttribute('data-text') || c.textContent : ''; }
-  function line(parent, cls, text) { if (str(text) !== '') parent.appendChild(el('div', cls, text)); }
+function setStatus(text, cls) { var s = $('status'); s.textContent = text; s.className = cls || ''; }
 
-  function renderList(body, b) {
-    line(body, 'title', b.title);
-    line(body, '', b.description);
-    (b.sections || b.values || []).forEach(function (s) {
-      line(body, 'section', s.title);
-      (s.rows || []).forEach(function (r) {
-        var row = el('div', 'row', r.title);
-        if (r.description) row.appendChild(el('small', '', r.description));
-        body.appendChild(row);
-      });
-    });
-    line(body, 'footer', b.footerText);
-    var choices = el('div', 'choices');
-    choices.appendChild(el('div', 'choice', '☰ ' + (b.buttonText || 'Open')));
-    return choices;
-  }
-
-  function renderButtons(body, b) {
-    line(body, 'title', b.title);
-    line(body, '', b.description);
-    line(body, 'footer', b.footer);
-    var choices = el('div', 'choices');
-    (b.buttons || []).forEach(function (x) {
-      var label = x.displayText || x.title || x.url || x.phoneNumber || x.copyCode || x.type;
-      if (x.type === 'url') label = '↗ ' + label;
-      if (x.type === 'call') label = '✆ ' + label;
-      choices.appendChild(el('div', 'choice', label));
-    });
-    return choices;
-  }
-
-  function renderLocation(body, b) {
-    var map = el('div', 'map');
-    map.innerHTML = PIN;
-    body.appendChild(map);
-    line(body, 'title', b.name);
-    line(body, '', b.address);
-    line(body, 'coords', Number(b.latitude).toFixed(5) + ', ' + Number(b.longitude).toFixed(5));
-    var a = el('a', '', 'Open in OpenStreetMap');
-    a.href = 'https://www.openstreetmap.org/?mlat=' + encodeURIComponent(b.latitude) + '&mlon=' + encodeURIComponent(b.longitude) + '#map=16/' + encodeURIComponent(b.latitude) + '/' + encodeURIComponent(b.longitude);
-    a.target = '_blank'; a.rel = 'noopener noreferrer';
-    body.appendChild(a);
-  }
-
-  function renderStatus(body, b) {
-    var card = el('div', 'card', b.type === 'text' ? b.content : '[' + b.type + '] ' + str(b.content) + (b.caption ? ' ' + b.caption : ''));
-    if (b.type === 'text' && /^#[0-9a-fA-F]{3,8}$/.test(str(b.backgroundColor))) card.style.background = b.backgroundColor;
-    body.appendChild(card);
-    var who = b.allContacts ? 'all contacts' : (b.statusJidList || []).length + ' contact' + ((b.statusJidList || []).length === 1 ? '' : 's');
-    line(body, 'footer', 'Status update · visible to ' + who);
-  }
-
-  // media of both directions: entry.media points at the stored file (GET /_sandbox/media/...)
-  function renderMedia(body, entry, b) {
-    var stored = entry.media || null;
-    var media = b.media || {};
-    var src = stored ? stored.url : (media.base64 ? 'data:' + media.mimetype + ';base64,' + media.base64 : '');
-    var name = (stored && stored.fileName) || media.fileName || b.fileName || '';
-    var kind = entry.kind;
-    if ((kind === 'image' || kind === 'sticker') && src) {
-      var img = el('img', kind === 'sticker' ? 'sticker' : ''); img.src = src; img.alt = (stored && stored.caption) || media.caption || kind;
-      body.appendChild(img);
-    } else if (kind === 'video' && src) {
-      var video = el('video'); video.controls = true; video.preload = 'metadata'; video.src = src;
-      body.appendChild(video);
-    } else if (kind === 'audio' && src) {
-      var audio = el('audio'); audio.controls = true; audio.preload = 'metadata'; audio.src = src;
-      body.appendChild(audio);
-    } else {
-      var file = el('div', 'file');
-      file.appendChild(el('b', '', kind));
-      var label = name || (stored && stored.mimetype) || media.mimetype || kind;
-      if (src) { var a = el('a', '', label); a.href = src; a.download = name || ''; a.target = '_blank'; file.appendChild(a); }
-      else file.appendChild(el('span', '', label));
-      body.appendChild(file);
-    }
-    var caption = (stored && stored.caption) || media.caption || (entry.direction === 'out' ? b.caption : b.text);
-    if (caption) { var c = el('div', 'content', caption); body.appendChild(c); }
-  }
-
-  function renderContacts(body, b) {
-    (b.contact || []).forEach(function (c) {
-      var card = el('div', 'contact');
-      card.appendChild(el('div', 'avatar', str(c.fullName).slice(0, 1).toUpperCase() || '?'));
-      var info = el('div', '');
-      info.appendChild(el('div', 'title', str(c.fullName)));
-      [c.phoneNumber, c.organization, c.email, c.url].forEach(function (v) { if (v) info.appendChild(el('small', '', str(v))); });
-      card.appendChild(info);
-      body.appendChild(card);
-    });
-  }
-
-  function renderPoll(body, b) {
-    body.appendChild(el('div', 'title', '📊 ' + str(b.name)));
-    var count = Number(b.selectableCount) || 0;
-    line(body, 'footer', count === 1 ? 'Select one option' : count === 0 ? 'Select any options' : 'Select up to ' + count + ' options');
-    var list = el('div', 'poll');
-    (b.values || []).forEach(function (v) { list.appendChild(el('div', 'option', '○ ' + str(v))); });
-    body.appendChild(list);
-  }
-
-  // Links in a message open in a new tab (n8n's waiting pages: approve, answer a form).
-  var LINK = /https?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)\]]/g;
-  /** Fills `node` with `text`, its http(s) addresses as links; the rest stays text. */
-  function withLinks(node, text) {
-    var s = str(text), at = 0, m;
-    LINK.lastIndex = 0;
-    while ((m = LINK.exec(s)) !== null) {
-      if (m.index > at) node.appendChild(document.createTextNode(s.slice(at, m.index)));
-      var a = /** @type {HTMLAnchorElement} */ (el('a', 'link', m[0]));
-      a.href = m[0]; a.target = '_blank'; a.rel = 'noopener noreferrer';
-      a.setAttribute('data-testid', 'link');
-      node.appendChild(a);
-      at = m.index + m[0].length;
-    }
-    if (at < s.length) node.appendChild(document.createTextNode(s.slice(at)));
-    return node;
-  }
-
-  /** The choices a text offers as a numbered list ("1. Yes", "2. No", …, from 1 on), or none. */
-  function numberedChoices(text) {
-    var choices = [];
-    str(text).split('\n').forEach(function (lineText) {
-      var m = /^\s*(\d{1,2})[.)]\s+(.+?)\s*$/.exec(lineText);
-      if (m && Number(m[1]) === choices.length + 1) choices.push(m[2]);
-    });
-    return choices.length >= 2 ? choices : [];
-  }
-
-  /**
-   * The choices as buttons under the message: a tap sends the choice as the contact the
-   * message went to (its conversation), as a person taps a quick reply or a poll option.
-   */
-  function replyChoices(choices, entry) {
-    if (!choices.length || isGroup(entry.chat) || str(entry.chat) === 'status@broadcast') return null;
-    var row = el('div', 'choices reply-choices');
-    choices.forEach(function (choice) {
-      var button = /** @type {HTMLButtonElement} */ (el('button', 'choice reply-choice', choice));
-      button.type = 'button';
-      button.setAttribute('data-testid', 'choice');
-      button.title = 'Send "' + choice + '" as this contact';
-      button.addEventListener('click', function () {
-        var contact = phoneOfLid[str(entry.chat)] || str(entry.chat);
-        sendAs(choice, isLid(contact) ? contact : contact.split('@')[0], isLid(contact) ? '' : (lidOfPhone[contact] || ''));
-      });
-      row.appendChild(button);
-    });
-    return row;
-  }
-
-  function notice(entry, b) {
-    switch (entry.kind) {
-      case 'presence': {
-        var p = b.presence || (b.options && b.options.presence);
-        var words = { composing: 'typing…', recording: 'recording audio…', available: 'online', unavailable: 'offline', paused: 'stopped typing' };
-        return (words[p] || p || 'presence') + ' · sent to ' + chatLabel(entry.chat) + (entry.text && /[(]/.test(entry.text) ? ' ' + entry.text.slice(entry.text.indexOf('(')) : '');
-      }
-      case 'reaction': {
-        var key = b.key || {};
-        var t = target(key.id);
-        var what = t ? '“' + short(textOf(t), 40) + '”' : 'message ' + key.id;
-        if (t) {
-          var badge = t.querySelector('.reactions');
-          if (!b.reaction) { if (badge) badge.remove(); t.classList.remove('reacted'); }
-          else { if (!badge) { badge = el('span', 'reactions'); t.appendChild(badge); } badge.textContent = b.reaction; t.classList.add('reacted'); }
-        }
-        return b.reaction ? 'reacted ' + b.reaction + ' to ' + what : 'removed the reaction from ' + what;
-      }
-      case 'edit': {
-        var k = b.key || {};
-        var e = target(k.id);
-        var before = e ? textOf(e) : '';
-        if (e && e.getAttribute('data-kind') === 'text') {
-          var content = e.querySelector('.content');
-          content.textContent = str(b.text); content.setAttribute('data-text', str(b.text));
-          var meta = e.querySelector('.meta');
-          if (meta && !meta.querySelector('.edited')) meta.insertBefore(el('span', 'edited', 'edited'), meta.firstChild);
-        }
-        return before ? 'edited “' + short(before, 40) + '” → “' + short(b.text, 60) + '”' : 'edited message ' + k.id + ' → “' + short(b.text, 60) + '”';
-      }
-      case 'archive':
-        return (b.archive ? 'archived' : 'unarchived') + ' the chat with ' + chatLabel(entry.chat);
-      case 'read': {
-        var r = target(entry.messageId);
-        if (r) { r.classList.add('read'); var rm = r.querySelector('.meta'); if (rm && !rm.querySelector('.ticks')) rm.appendChild(el('span', 'ticks', ' ✓✓ read')); }
-        return 'marked ' + (r ? '“' + short(textOf(r), 40) + '”' : 'message ' + entry.messageId) + ' as read';
-      }
-      case 'delete': {
-        var d = target(entry.messageId);
-        var was = d ? textOf(d) : '';
-        if (d) { d.classList.add('deleted'); var dc = d.querySelector('.content'); if (dc) { dc.textContent = '🚫 This message was deleted'; } }
-        return 'deleted ' + (was ? '“' + short(was, 40) + '”' : 'message ' + entry.messageId) + ' for everyone';
-      }
-      case 'unread':
-        return 'marked the chat with ' + chatLabel(entry.chat) + ' as unread';
-    }
-    return entry.text;
-  }
-
-  function render(entry) {
-    var b = entry.body || {};
-    var isNotice = ['presence', 'reaction', 'edit', 'archive', 'read', 'delete', 'unread', 'profile'].indexOf(entry.kind) >= 0;
-    var div = el('div', 'bubble ' + entry.direction + ' ' + entry.kind + (isNotice ? ' notice' : ''));
-    div.setAttribute('data-testid', 'bubble-' + entry.direction);
-    div.setAttribute('data-kind', entry.kind);
-    div.setAttribute('data-seq', entry.seq);
-    if (entry.messageId) div.setAttribute('data-message-id', entry.messageId);
-    if (entry.direction === 'in') learn(b.from, b.lid);
-    var conversation = conversationOf(entry, b);
-    div.setAttribute('data-contact', conversation);
-    var sender = entry.direction + ' ' + conversation + ' ' + str(b.from);
-    if (!isNotice && (!last || last.sender !== sender)) {
-      div.className += ' first';
-      if (entry.direction === 'in') {
-        var who = el('div', 'who', entry.pushName || 'contact');
-        var where = b.from ? contactLabel(jidOf(b.from)) : chatLabel(entry.chat);
-        if (isGroup(entry.chat)) where += ' in ' + chatLabel(entry.chat);
-        who.appendChild(el('small', '', ' · ' + where));
-        div.appendChild(who);
-      } else {
-        div.appendChild(el('div', 'who', entry.kind === 'status' ? 'your status' : 'to ' + addressLabel(entry.chat)));
-      }
-    }
-    if (!isNotice) last = { sender: sender };
-    var body = el('div', 'body');
-    var extra = null;
-    switch (entry.kind) {
-      case 'list': extra = renderList(body, b); break;
-      case 'buttons': extra = renderButtons(body, b); break;
-      case 'location': renderLocation(body, b); break;
-      case 'status': renderStatus(body, b); break;
-      case 'image': case 'audio': case 'video': case 'document': case 'sticker': renderMedia(body, entry, b); break;
-      case 'contact': renderContacts(body, b); break;
-      case 'poll': renderPoll(body, b); if (entry.direction === 'out') extra = replyChoices((b.values || []).map(str), entry); break;
-      case 'text': {
-        var q = b.quoted;
-        if (q && q.key) {
-          var qt = target(q.key.id);
-          var qm = q.message || {};
-          var quoted = qt ? textOf(qt) : (qm.conversation || (qm.extendedTextMessage && qm.extendedTextMessage.text) || 'message ' + q.key.id);
-          body.appendChild(el('div', 'quote', quoted));
-        }
-        var text = entry.direction === 'out' ? str(b.text !== undefined ? b.text : entry.text) : entry.text;
-        var c = withLinks(el('div', 'content'), text); c.setAttribute('data-text', text);
-        body.appendChild(c);
-        if (entry.direction === 'out') extra = replyChoices(numberedChoices(text), entry);
-        break;
-      }
-      default: {
-        var d = el('div', 'content', isNotice ? notice(entry, b) : entry.text);
-        body.appendChild(d);
-      }
-    }
-    // the readable text of every bubble lives in .content
-    if (!body.querySelector('.content')) {
-      var summary = el('div', 'content');
-      summary.style.display = 'none';
-      summary.textContent = entry.text;
-      body.appendChild(summary);
-    }
-    div.appendChild(body);
-    var meta = el('div', 'meta', time(entry));
-    div.appendChild(meta);
-    if (extra) div.appendChild(extra);
-    return div;
-  }
-
-  function add(entry) {
-    var empty = $('empty'); if (empty) empty.remove();
-    var stick = box.scrollTop + box.clientHeight >= box.scrollHeight - 60;
-    var node = render(entry);
-    box.appendChild(node);
-    if (entry.direction === 'in' && entry.messageId && pending[entry.messageId]) {
-      pending[entry.messageId](node); delete pending[entry.messageId];
-    }
-    if (stick || entry.direction === 'in') box.scrollTop = box.scrollHeight;
-  }
-
-  function clear() {
-    box.textContent = '';
-    last = null;
-    box.appendChild(el('div', 'empty', EMPTY)).id = 'empty';
-  }
-
-  function setStatus(text, cls) { var s = $('status'); s.textContent = text; s.className = cls || ''; }
-
-  function connect() {
-    if (source) source.close();
-    clear();
-    var inst = field('instance').value;
-    source = new EventSource('/_sandbox/chat/stream?instance=' + encodeURIComponent(inst));
-    source.addEventListener('entry', function (ev) { add(JSON.parse(ev.data)); });
-    source.addEventListener('reset', clear);
-    source.onopen = function () { setStatus('live', 'live'); };
-    source.onerror = function () { setStatus('reconnecting…', 'down'); };
-    hint();
-  }
-
-  function markDelivery(node, result) {
-    var d = result && result.delivered;
-    var meta = node.querySelector('.meta');
-    if (!meta || !d) return;
-    var mark = el('span', d.ok ? 'ok' : 'bad', d.ok ? ' ✓ delivered' : ' ✗ ' + d.reason);
-    if (!d.ok) { mark.title = 'The sandbox could not deliver MESSAGES_UPSERT to the instance\'s webhook'; meta.className = 'meta bad'; }
-    meta.appendChild(mark);
-  }
-
-  function autosize() { var t = field('message'); t.style.height = '42px'; if (t.value) t.style.height = Math.min(t.scrollHeight + 2, 160) + 'px'; }
-
-  function send() {
-    var text = field('message').value;
-    var from = field('from').value.trim();
-    var lid = field('lid').value.trim();
-    if (!text.trim()) return;
-    if (!from) { $('from').focus(); return; }
-    if (lid && !isLid(lidJidOf(lid))) { setStatus('a LID ends in @lid (or give its digits)', 'down'); $('lid').focus(); return; }
-    if (lid && isLid(jidOf(from))) { setStatus('From is already a LID: give the phone number in From, or leave LID empty', 'down'); $('lid').focus(); return; }
-    if (lid) learn(from, lid);
-    field('message').value = '';
-    autosize();
-    sendAs(text, from, lid);
-  }
-
-  /** Sends `text` as the contact `from` (with its LID, if known by one) to the instance's webhook. */
-  function sendAs(text, from, lid) {
-    var id = '3A' + Array.from(crypto.getRandomValues(new Uint8Array(9))).map(function (x) { return ('0' + x.toString(16)).slice(-2); }).join('').toUpperCase();
-    var shown = null, result = null;
-    pending[id] = function (node) { shown = node; if (result) markDelivery(node, result); };
-    fetch('/_sandbox/messages', {
-      method: 'POST', headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ instance: field('instance').value, from: from, text: text, pushName: field('pushName').value || undefined, id: id, lid: lid ? lidJidOf(lid) : undefined })
-    }).then(function (r) { return r.json(); }).then(function (r) {
-      if (r.error) { setStatus('send failed: ' + r.error, 'down'); return; }
-      result = r; if (shown) markDelivery(shown, r);
-      refresh();
-    }).catch(function (e) { setStatus('send failed: ' + e.message, 'down'); });
-  }
-
-  var instances = {};
-  function hint() {
-    var h = $('hint');
-    var name = field('instance').value;
-    var i = instances[name];
-    $('scan').hidden = !(i && i.connection === 'connecting');
-    if (!i || (i.webhook && i.webhook.enabled && (i.webhook.events || []).indexOf('MESSAGES_UPSERT') >= 0)) { h.hidden = true; return; }
-    h.hidden = false;
-    h.textContent = 'Instance "' + name + '" has no webhook for MESSAGES_UPSERT yet: what you send is shown here but not delivered. Activate a workflow with the Messaging Instance Trigger (or call Set Webhook) and it will be.';
-  }
-
-  function refresh(first) {
-    return fetch('/_sandbox/state').then(function (r) { return r.json(); }).then(function (state) {
-      var sel = field('instance');
-      instances = {};
-      state.instances.forEach(function (i) {
-        instances[i.name] = i;
-        var label = i.name + (i.webhook && i.webhook.enabled ? '' : ' (no webhook)');
-        var o = /** @type {HTMLOptionElement | null} */ (sel.querySelector('option[value="' + i.name.replace(/["\\]/g, '') + '"]'));
-        if (!o) { o = /** @type {HTMLOptionElement} */ (el('option')); o.value = i.name; sel.appendChild(o); }
-        if (o.textContent !== label) o.textContent = label;
-      });
-      if (first) {
-        var wanted = new URLSearchParams(location.search).get('instance');
-        if (wanted && instances[wanted]) sel.value = wanted;
-        document.title = 'Sandbox chat (' + state.dialect + ')';
-        $('dialect').textContent = state.dialect + ' dialect · ' + location.host;
-      }
-      hint();
-    }).catch(function () { /* the next poll tries again */ });
-  }
-
-  function who() {
-    var lid = field('lid').value.trim();
-    $('as').textContent = 'as ' + (field('pushName').value || 'contact') + ' · ' + field('from').value + (lid ? ' · LID ' + lid.replace(/@lid$/, '') : '');
-  }
-
-  $('send').addEventListener('click', send);
-  $('message').addEventListener('keydown', function (e) { if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); send(); } });
-  $('message').addEventListener('input', autosize);
-  $('from').addEventListener('input', who);
-  $('pushName').addEventListener('input', who);
-  $('lid').addEventListener('input', who);
-  $('instance').addEventListener('change', connect);
-  $('reset').addEventListener('click', function () { fetch('/_sandbox/reset', { method: 'POST' }); });
-  $('scan').addEventListener('click', function () {
-    fetch('/_sandbox/scan', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ instance: field('instance').value }) })
-      .then(function (r) { return r.json(); })
-      .then(function (r) { setStatus(r.error ? 'scan failed: ' + r.error : field('instance').value + ' connected', r.error ? 'down' : 'live'); refresh(); });
-  });
-  who();
+function connect() {
+  if (source) source.close();
   clear();
-  refresh(true).then(connect);
-  setInterval(refresh, 4000);
-})();
+  var inst = field('instance').value;
+  source = new EventSource('/_sandbox/chat/stream?instance=' + encodeURIComponent(inst));
+  source.addEventListener('entry', function (ev) { add(JSON.parse(ev.data)); });
+  source.addEventListener('reset', clear);
+  source.onopen = function () { setStatus('live', 'live'); };
+  source.onerror = function () { setStatus('reconnecting…', 'down'); };
+  hint();
+}
+
+function markDelivery(node, result) {
+  var d = result && result.delivered;
+  var meta = node.querySelector('.meta');
+  if (!meta || !d) return;
+  var mark = el('span', d.ok ? 'ok' : 'bad', d.ok ? ' ✓ delivered' : ' ✗ ' + d.reason);
+  if (!d.ok) { mark.title = 'The sandbox could not deliver MESSAGES_UPSERT to the instance\'s webhook'; meta.className = 'meta bad'; }
+  meta.appendChild(mark);
+}
+
+function autosize() { var t = field('message'); t.style.height = '42px'; if (t.value) t.style.height = Math.min(t.scrollHeight + 2, 160) + 'px'; }
+
+function send() {
+  var text = field('message').value;
+  var from = field('from').value.trim();
+  var lid = field('lid').value.trim();
+  if (!text.trim()) return;
+  if (!from) { $('from').focus(); return; }
+  if (lid && !isLid(lidJidOf(lid))) { setStatus('a LID ends in @lid (or give its digits)', 'down'); $('lid').focus(); return; }
+  if (lid && isLid(jidOf(from))) { setStatus('From is already a LID: give the phone number in From, or leave LID empty', 'down'); $('lid').focus(); return; }
+  if (lid) learn(from, lid);
+  field('message').value = '';
+  autosize();
+  sendAs(text, from, lid);
+}
+
+/** Sends `text` as the contact `from` (with its LID, if known by one) to the instance's webhook. */
+function sendAs(text, from, lid) {
+  var id = '3A' + Array.from(crypto.getRandomValues(new Uint8Array(9))).map(function (x) { return ('0' + x.toString(16)).slice(-2); }).join('').toUpperCase();
+  var shown = null, result = null;
+  pending[id] = function (node) { shown = node; if (result) markDelivery(node, result); };
+  fetch('/_sandbox/messages', {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ instance: field('instance').value, from: from, text: text, pushName: field('pushName').value || undefined, id: id, lid: lid ? lidJidOf(lid) : undefined })
+  }).then(function (r) { return r.json(); }).then(function (r) {
+    if (r.error) { setStatus('send failed: ' + r.error, 'down'); return; }
+    result = r; if (shown) markDelivery(shown, r);
+    refresh();
+  }).catch(function (e) { setStatus('send failed: ' + e.message, 'down'); });
+}
+
+var instances = {};
+function hint() {
+  var h = $('hint');
+  var name = field('instance').value;
+  var i = instances[name];
+  $('scan').hidden = !(i && i.connection === 'connecting');
+  if (!i || (i.webhook && i.webhook.enabled && (i.webhook.events || []).indexOf('MESSAGES_UPSERT') >= 0)) { h.hidden = true; return; }
+  h.hidden = false;
+  h.textContent = 'Instance "' + name + '" has no webhook for MESSAGES_UPSERT yet: what you send is shown here but not delivered. Activate a workflow with the Messaging Instance Trigger (or call Set Webhook) and it will be.';
+}
+
+function refresh(first) {
+  return fetch('/_sandbox/state').then(function (r) { return r.json(); }).then(function (state) {
+    var sel = field('instance');
+    instances = {};
+    state.instances.forEach(function (i) {
+      instances[i.name] = i;
+      var label = i.name + (i.webhook && i.webhook.enabled ? '' : ' (no webhook)');
+      var o = /** @type {HTMLOptionElement | null} */ (sel.querySelector('option[value="' + i.name.replace(/["\\]/g, '') + '"]'));
+      if (!o) { o = /** @type {HTMLOptionElement} */ (el('option')); o.value = i.name; sel.appendChild(o); }
+      if (o.textContent !== label) o.textContent = label;
+    });
+    if (first) {
+      var wanted = new URLSearchParams(location.search).get('instance');
+      if (wanted && instances[wanted]) sel.value = wanted;
+      document.title = 'Sandbox chat (' + state.dialect + ')';
+      $('dialect').textContent = state.dialect + ' dialect · ' + location.host;
+    }
+    hint();
+  }).catch(function () { /* the next poll tries again */ });
+}
+
+function who() {
+  var lid = field('lid').value.trim();
+  $('as').textContent = 'as ' + (field('pushName').value || 'contact') + ' · ' + field('from').value + (lid ? ' · LID ' + lid.replace(/@lid$/, '') : '');
+}
+
+$('send').addEventListener('click', send);
+$('message').addEventListener('keydown', function (e) { if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); send(); } });
+$('message').addEventListener('input', autosize);
+$('from').addEventListener('input', who);
+$('pushName').addEventListener('input', who);
+$('lid').addEventListener('input', who);
+$('instance').addEventListener('change', connect);
+$('reset').addEventListener('click', function () { fetch('/_sandbox/reset', { method: 'POST' }); });
+$('scan').addEventListener('click', function () {
+  fetch('/_sandbox/scan', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ instance: field('instance').value }) })
+    .then(function (r) { return r.json(); })
+    .then(function (r) { setStatus(r.error ? 'scan failed: ' + r.error : field('instance').value + ' connected', r.error ? 'down' : 'live'); refresh(); });
+});
+who();
+clear();
+refresh(true).then(connect);
+setInterval(refresh, 4000);
