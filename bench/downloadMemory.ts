@@ -5,7 +5,7 @@
  * The parent serves the answer as a v2.x server does (`{mediaType, fileName, mimetype,
  * base64, buffer: null}`, status 201, with Content-Length; BENCH_DOWNLOAD_CHUNKED=1 leaves the
  * length out), streaming the base64 so that the server's own memory stays out of the reading.
- * A child process runs the node once through n8n-core's engine (test/harness), in n8n's
+ * A child process runs the node once through n8n-core's engine (bench/nodeRun.ts), in n8n's
  * default binary mode (the file kept in memory as base64 on the item, the costliest mode; its
  * floor is the file plus its base64, 2.33×) or with BENCH_DOWNLOAD_MODE=filesystem on disk, and
  * reads its own peak from the kernel (VmHWM, reset right before the run), so no peak between
@@ -24,6 +24,7 @@ import { Container } from '@n8n/di';
 import { BinaryDataService } from 'n8n-core';
 
 import { peakProblem } from './memoryLimit';
+import { runNode, setBinaryDataMode } from './nodeRun';
 
 const MB = 1024 * 1024;
 const FILE_MB = Number(process.env.BENCH_DOWNLOAD_MB || 150);
@@ -90,14 +91,6 @@ interface ChildResult {
 
 async function child(): Promise<void> {
 	const mode = process.env.BENCH_DOWNLOAD_MODE === 'filesystem' ? 'filesystem' : 'default';
-	Container.set(BinaryDataService, new BinaryDataService({ mode: 'default' } as never, {} as never, {} as never));
-	// `…/MessagingInstance.node` has a `.node.json` twin (the codex file) that a plain require
-	// finds before the TypeScript source; jest maps it, here it is mapped by hand.
-	const Module = require('node:module') as { _resolveFilename: (request: string, ...rest: unknown[]) => string };
-	const resolve = Module._resolveFilename;
-	Module._resolveFilename = (request, ...rest) => resolve(/\.node$/.test(request) ? `${request}.ts` : request, ...rest);
-	const { runNode } = require('../test/harness/engine') as typeof import('../test/harness/engine');
-	const { setBinaryDataMode } = require('../test/harness/binaryData') as typeof import('../test/harness/binaryData');
 	const binaryMode = await setBinaryDataMode(mode);
 	const url = String(process.env.BENCH_DOWNLOAD_URL);
 	const maxMb = Number(process.env.BENCH_DOWNLOAD_MAX_MB || Math.ceil(FILE_MB) + 1);
@@ -112,14 +105,12 @@ async function child(): Promise<void> {
 		return await store(...args);
 	};
 	// Warm up on the same path (modules, code caches), then measure from a clean heap.
-	await runNode({ parameters: { ...parameters, messageId: 'WARM' }, credentials }).catch(() => undefined);
+	await runNode({ ...parameters, messageId: 'WARM' }, credentials).catch(() => undefined);
 	(globalThis as { gc?: () => void }).gc?.();
 	fs.writeFileSync('/proc/self/clear_refs', '5');
 	const baselineRss = process.memoryUsage().rss;
-	// The peak is read when the run is over, before the harness's secret check (it serialises
-	// the run, the file's base64 in it, which is the harness's cost, not the node's).
-	let peakRss = NaN;
-	const run = await runNode({ parameters, credentials, afterRun: () => (peakRss = peakOfProcess()) });
+	const run = await runNode(parameters, credentials);
+	const peakRss = peakOfProcess();
 	const binary = run.items[0]?.binary?.data;
 	const bytes = !binary ? undefined : binary.id ? await Container.get(BinaryDataService).getAsBuffer(binary) : Buffer.from(binary.data, 'base64');
 	binaryMode.close();

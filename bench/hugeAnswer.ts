@@ -7,11 +7,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-// `…/MessagingInstance.node` has a `.node.json` twin that a plain require finds first (see downloadMemory.ts).
-const Module = require('node:module') as { _resolveFilename: (request: string, ...rest: unknown[]) => string };
-const resolve = Module._resolveFilename;
-Module._resolveFilename = (request, ...rest) => resolve(/\.node$/.test(request) ? `${request}.ts` : request, ...rest);
-const { runNode } = require('../test/harness/engine') as typeof import('../test/harness/engine');
+import { runNode } from './nodeRun';
 
 async function main(): Promise<void> {
 	const piece = Buffer.alloc(8 * 1024 * 1024, 0x41);
@@ -26,10 +22,10 @@ async function main(): Promise<void> {
 	});
 	await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
 	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	const run = await runNode({
-		parameters: { resource: 'instance', operation: 'getState', instance: 'demo' },
-		credentials: { baseUrl: url, apiKey: 'bench-key-0123456789', dialect: 'v2', timeout: 300 },
-	});
+	const run = await runNode(
+		{ resource: 'instance', operation: 'getState', instance: 'demo' },
+		{ baseUrl: url, apiKey: 'bench-key-0123456789', dialect: 'v2', timeout: 300 },
+	);
 	server.close();
 	const message = run.error?.message ?? '(no error)';
 	console.log(`Get State, a 560 MB 2xx answer: ${message}`);

@@ -26,6 +26,7 @@ import type { IDataObject, INode, INodeType, INodeTypes, IWebhookData, IWorkflow
 
 import { StoredCredentials, webhookAdditionalData } from './webhookContext';
 import { peakProblem } from './memoryLimit';
+import { mapNodeSources, setBinaryDataMode } from './nodeRun';
 
 const MB = 1024 * 1024;
 const FILE_MB = Number(process.env.BENCH_TRIGGER_MB || 150);
@@ -102,13 +103,7 @@ function delivery(id: string, base64: string): IDataObject {
 
 async function child(): Promise<void> {
 	const mode = process.env.BENCH_TRIGGER_MODE === 'filesystem' ? 'filesystem' : 'default';
-	Container.set(BinaryDataService, new BinaryDataService({ mode: 'default' } as never, {} as never, {} as never));
-	// `…/MessagingInstanceTrigger.node` has a `.node.json` twin (the codex file) that a plain
-	// require finds before the TypeScript source; mapped by hand, as jest maps it.
-	const Module = require('node:module') as { _resolveFilename: (request: string, ...rest: unknown[]) => string };
-	const resolve = Module._resolveFilename;
-	Module._resolveFilename = (request, ...rest) => resolve(/\.node$/.test(request) ? `${request}.ts` : request, ...rest);
-	const { setBinaryDataMode } = require('../test/harness/binaryData') as typeof import('../test/harness/binaryData');
+	mapNodeSources();
 	const { MessagingInstanceTrigger } = require('../nodes/MessagingInstanceTrigger/MessagingInstanceTrigger.node') as {
 		MessagingInstanceTrigger: new () => INodeType;
 	};

@@ -30,11 +30,6 @@ export interface RunNodeOptions {
 	cancelAfterMs?: number;
 	/** The execution's id; every n8n execution has its own (default EXECUTION_ID). */
 	executionId?: string;
-	/**
-	 * Called once the run is over, before the harness's own checks: they serialise the whole
-	 * run (a file in it too), so a bench reads its memory peak here.
-	 */
-	afterRun?: () => void;
 	/** Where this n8n serves (its waiting links start with it); http://127.0.0.1:5678 unless given. */
 	baseUrl?: string;
 }
@@ -145,7 +140,6 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	const taskData = run.data.resultData.runData[NODE_NAME]?.[0];
 	const items = taskData?.data?.main?.[0] ?? [];
 	const error = run.data.resultData.error;
-	options.afterRun?.();
 	assertNoSecrets(
 		'a node run',
 		{ items, error, 'the stored run': run, 'the stored error': taskData?.error },
