@@ -47,15 +47,29 @@ const MIN_GROWTH = 1024 * 1024;
  * without Content-Length) is neither held twice nor joined from pieces at the end: what is
  * decoded is what is held. Where no such buffer can be reserved, the bytes go in pieces that
  * are joined at the end.
+ *
+ * When the whole text is in hand (a delivery's file, a base64 field), its size is known to a
+ * few bytes and one plain buffer of it is taken at once: reserving and growing address space
+ * costs about four times the decoding of a 1 MB file, a plain buffer nothing more than the
+ * bytes it holds.
  */
 class DecodedBytes {
 	private space: ResizableBuffer | undefined;
+	/** The one buffer of a file whose size was known beforehand. */
+	private fixed: Buffer | undefined;
 	/** A view of the whole space as it is now (a resize leaves older views short). */
 	private view: Buffer | undefined;
 	private readonly pieces: Buffer[] = [];
 	written = 0;
 
-	constructor(private readonly bound: number) {
+	constructor(
+		private readonly bound: number,
+		sizeKnown: boolean,
+	) {
+		if (sizeKnown) {
+			this.fixed = Buffer.allocUnsafeSlow(Math.max(bound, 0));
+			return;
+		}
 		try {
 			const space = new Resizable(0, { maxByteLength: Math.max(bound, 0) });
 			if (space.resizable) this.space = space;
@@ -70,18 +84,25 @@ class DecodedBytes {
 	 * that turns out not to be base64 are written over by the next text).
 	 */
 	decode(text: string): Buffer {
-		const view = this.space ? this.room(this.written + decodedSizeOf(text.length)) : undefined;
+		const view = this.space || this.fixed ? this.room(this.written + decodedSizeOf(text.length)) : undefined;
 		if (!view) return Buffer.from(text, 'base64');
 		return view.subarray(this.written, this.written + view.write(text, this.written, 'base64'));
 	}
 
 	commit(decoded: Buffer): void {
-		if (this.space === undefined || decoded.buffer !== this.space) this.pieces.push(decoded);
+		const own = this.space ?? this.fixed?.buffer;
+		if (own === undefined || decoded.buffer !== own) this.pieces.push(decoded);
 		this.written += decoded.length;
 	}
 
 	/** The file: the space cut to what was written (the rest of the reservation given back), or the pieces joined. */
 	result(): Buffer {
+		if (this.fixed) {
+			const file = this.fixed.subarray(0, this.written);
+			// Whitespace made the known size an overestimate: a file far smaller than its buffer is
+			// copied out, so the rest is not held with it.
+			return this.written >= this.fixed.length / 2 ? file : Buffer.from(file);
+		}
 		if (this.space) {
 			this.space.resize(this.written);
 			return Buffer.from(this.space, 0, this.written);
@@ -91,6 +112,13 @@ class DecodedBytes {
 
 	/** A view of the space with at least `length` bytes, grown if needed; undefined (pieces from here on) past the bound. */
 	private room(length: number): Buffer | undefined {
+		if (this.fixed) {
+			if (length <= this.fixed.length) return this.fixed;
+			// The known size was short (an answer longer than it said): what is written becomes the first piece.
+			this.pieces.push(this.fixed.subarray(0, this.written));
+			this.fixed = undefined;
+			return undefined;
+		}
 		const space = this.space as ResizableBuffer;
 		if (length > space.byteLength) {
 			if (length > this.bound) {
@@ -128,8 +156,10 @@ export class Base64Decoder {
 	constructor(
 		private readonly maxBytes: number,
 		expectedBytes?: number,
+		/** `expectedBytes` comes from the whole text, already in memory: the file's size to a few bytes. */
+		wholeTextInHand = false,
 	) {
-		this.bytes = new DecodedBytes(Math.min(expectedBytes ?? maxBytes, maxBytes));
+		this.bytes = new DecodedBytes(Math.min(expectedBytes ?? maxBytes, maxBytes), wholeTextInHand);
 	}
 
 	get failed(): Base64Problem | undefined {
@@ -328,7 +358,7 @@ export function decodeBase64Text(text: string, maxBytes: number): { ok: true; da
 		const bytes = exactSizeOf(text, prefix);
 		if (bytes > maxBytes) return { ok: false, problem: { kind: 'tooLarge', bytes, size: 'exact' } };
 	}
-	const decoder = new Base64Decoder(maxBytes, Math.min(atMost, maxBytes));
+	const decoder = new Base64Decoder(maxBytes, Math.min(atMost, maxBytes), true);
 	for (let from = 0; from < text.length && !decoder.failed; from += DECODE_STEP) {
 		decoder.write(text.slice(from, from + DECODE_STEP));
 	}
