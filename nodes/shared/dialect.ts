@@ -52,7 +52,8 @@ const V2_ADDED_EVENTS = [
 /** Events a v2 server knows only from a version on (its webhook schema refuses them before). */
 export const V2_EVENTS_SINCE: Readonly<Record<string, string>> = { MESSAGING_HISTORY_SET: '2.4.0' };
 
-const V2_EVENTS = [
+/** The events of a v2 server: its one event list, which webhooks and the event buses share. */
+export const V2_EVENTS: readonly string[] = [
 	...DOCUMENTED_EVENTS.filter((event) => !V2_DROPPED_EVENTS.includes(event)),
 	...V2_ADDED_EVENTS,
 	...Object.keys(V2_EVENTS_SINCE),

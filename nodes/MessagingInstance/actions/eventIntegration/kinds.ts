@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { PlatformField } from '../chatbot/platforms';
+import { V2_EVENTS } from '../../../shared/dialect';
 
 /**
  * The event buses the server can send an instance's events to, as data (source: tags 2.3.7
@@ -46,41 +47,11 @@ export function eventBusOf(kind: string): EventBus | undefined {
 	return EVENT_BUSES.find((bus) => bus.value === kind);
 }
 
-/** The events a bus may carry (the server's EventController list; 2.4 added MESSAGING_HISTORY_SET). */
-export const BUS_EVENTS = [
-	'APPLICATION_STARTUP',
-	'QRCODE_UPDATED',
-	'MESSAGES_SET',
-	'MESSAGES_UPSERT',
-	'MESSAGES_EDITED',
-	'MESSAGES_UPDATE',
-	'MESSAGES_DELETE',
-	'SEND_MESSAGE',
-	'SEND_MESSAGE_UPDATE',
-	'CONTACTS_SET',
-	'CONTACTS_UPSERT',
-	'CONTACTS_UPDATE',
-	'PRESENCE_UPDATE',
-	'CHATS_SET',
-	'CHATS_UPSERT',
-	'CHATS_UPDATE',
-	'CHATS_DELETE',
-	'GROUPS_UPSERT',
-	'GROUP_UPDATE',
-	'GROUP_PARTICIPANTS_UPDATE',
-	'CONNECTION_UPDATE',
-	'LABELS_EDIT',
-	'LABELS_ASSOCIATION',
-	'CALL',
-	'TYPEBOT_START',
-	'TYPEBOT_CHANGE_STATUS',
-	'MESSAGING_HISTORY_SET',
-	'REMOVE_INSTANCE',
-	'LOGOUT_INSTANCE',
-	'INSTANCE_CREATE',
-	'INSTANCE_DELETE',
-	'STATUS_INSTANCE',
-] as const;
+/**
+ * The events a bus may carry: the server's one event list (its EventController's), the same a
+ * v2 webhook takes; 2.4 added MESSAGING_HISTORY_SET.
+ */
+export const BUS_EVENTS = V2_EVENTS;
 
 export const EVENT_KIND_LABEL = 'Event Bus';
 

@@ -34,7 +34,7 @@ export const setEventIntegration: Operation = {
 		const label = params.label('events');
 		if (!Array.isArray(chosen)) return params.fail(label, 'must be a list of event names');
 		const events = chosen.map((event, position) => params.checkText(event, `${label} (entry ${position + 1})`).trim());
-		const unknown = events.filter((event) => !(BUS_EVENTS as readonly string[]).includes(event));
+		const unknown = events.filter((event) => !BUS_EVENTS.includes(event));
 		if (unknown.length > 0) params.fail(label, `${unknown.slice(0, 5).join(', ')} not an event the server sends to a bus`);
 		const settings: IDataObject = { enabled: params.flag('enabled'), events: [...new Set(events)] };
 		readPlatformFields(params, bus.fields, settings);
