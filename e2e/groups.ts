@@ -37,6 +37,7 @@ import { agentReviewChecks } from './agentReview';
 import { nodeTypeChecks, logChecks } from './loading';
 import { triggerChecks } from './trigger';
 import { restartChecks } from './restart';
+import { recipeChecks } from './recipes';
 
 /** What every group of one tier run gets: the installed package, the documented sandbox and its workflows. */
 export interface TierRun {
@@ -104,6 +105,8 @@ export const E2E_GROUPS: E2eGroup[] = [
 	served('j', async (tools, rest, _url, t) => v2ServerChecks(tools, await t.v2(), rest), 'binary data: the downloaded file is stored in this run\'s mode and read back'),
 	// (m) Send and Wait for Response: waiting, answered through the link, resumed
 	served('m', (tools, rest, url, t) => sendAndWaitChecks(tools, rest, t.sandbox, url, t.credId, t.credName), 'n8n\'s waiting runs, signed resume links, forms and the Human-in-the-Loop tool it generates'),
+	// (x) every usage recipe, run as docs/recipes/*.json hold it, the files checked against this n8n's naming and saving rules
+	served('x', recipeChecks, 'the documented workflows as this version\'s editor names and saves them, imported and run; two of them store files as binary data'),
 	// (o) the media checks' binary data went to this run's mode, not memory
 	served('o', (tools, rest, _url, t) => binaryModeChecks(tools, rest, t.binaryMode), 'binary data mode itself (database on the second version)'),
 	// (p) the echo recipe on 2.3.6, 2.3.7 and 2.4 with LID contacts; (q) credential test, 2.4 not activated
