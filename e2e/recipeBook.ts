@@ -12,8 +12,15 @@
  * (e2e/recipes.ts) rebuilds them with the running n8n's rules and node types and compares.
  */
 import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
+
+export const RECIPE_DIR = path.resolve(__dirname, '..', 'docs', 'recipes');
+export const recipePath = (file: string): string => path.join(RECIPE_DIR, `${file}.json`);
+/** A recipe file as it is. */
+export const readRecipe = (file: string): any => JSON.parse(fs.readFileSync(recipePath(file), 'utf8'));
 
 export const ACTION = 'n8n-nodes-messaging-instance.messagingInstance';
 export const TRIGGER = 'n8n-nodes-messaging-instance.messagingInstanceTrigger';

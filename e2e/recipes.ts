@@ -21,7 +21,7 @@ import * as path from 'node:path';
 
 import { DEFAULT_N8N_VERSION, executeWorkflow, nodeOutputs, request, resolveN8nVersion, runtimeDir, type RestClient } from '../scripts/n8n-runtime';
 import { findServiceBinaries, redisCommands, startRedis } from '../scripts/services';
-import { ACTION, CODE_FILE, RECIPES, REDIS_CREDENTIAL, SANDBOX_CREDENTIAL, buildRecipe, referencedNodeNames, type EditorRules } from './recipeBook';
+import { ACTION, CODE_FILE, RECIPES, RECIPE_DIR, REDIS_CREDENTIAL, SANDBOX_CREDENTIAL, buildRecipe, readRecipe, recipePath, referencedNodeNames, type EditorRules } from './recipeBook';
 import { unflatten } from './serverVersions';
 import { runAlone } from './standalone';
 import type { ServedRun } from './groups';
@@ -29,10 +29,6 @@ import type { E2eTools } from './v2';
 
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports */
 type Sandbox = any;
-
-export const RECIPE_DIR = path.resolve(__dirname, '..', 'docs', 'recipes');
-export const recipePath = (file: string): string => path.join(RECIPE_DIR, `${file}.json`);
-export const readRecipe = (file: string): any => JSON.parse(fs.readFileSync(recipePath(file), 'utf8'));
 
 /** n8n's rules from the installed n8n-workflow of `version`, over the given node type descriptions. */
 export function rulesOf(version: string, descriptions: any[]): EditorRules {
@@ -223,7 +219,8 @@ export async function recipeChecks(tools: E2eTools, rest: RestClient, n8nUrl: st
 			assert.equal(reply.body.number, PHONE_JID);
 			const keys = (await redisCommands(redis.port, [['SELECT', '1'], ['KEYS', 'messaging-dedupe:*']])) as string[];
 			assert.equal(keys.length, 1, JSON.stringify(keys));
-			const [count, ttl] = (await redisCommands(redis.port, [['SELECT', '1'], ['GET', keys[0]], ['TTL', keys[0]]])) as string[];
+			const count = await redisCommands(redis.port, [['SELECT', '1'], ['GET', keys[0]]]);
+			const ttl = await redisCommands(redis.port, [['SELECT', '1'], ['TTL', keys[0]]]);
 			assert.equal(String(count), '1');
 			assert.ok(Number(ttl) > 86000 && Number(ttl) <= 86400, `TTL ${ttl}`);
 			await rest.deactivate(ids['queue-mode-dedupe']);

@@ -139,10 +139,17 @@ export async function ensureN8n(version = DEFAULT_N8N_VERSION): Promise<N8nRunti
 		fs.writeFileSync(path.join(rt.dir, '.npmrc'), 'fund=false\naudit=false\nupdate-notifier=false\n');
 
 		const started = Date.now();
-		log(
-			`installing n8n@${version} and Node ${nodeVersionFor(version)} into ${rt.dir}` +
-				' (first run only: ~3 GB, 3-10 minutes: 2-6 to download, 1-4 to compile sqlite3, longer on a busy machine)',
-		);
+		const seed = process.env.N8N_RUNTIME_NO_SEED === '1' ? undefined : seedFor(version);
+		if (seed) {
+			log(`installing n8n@${version} into ${rt.dir} on a hard-linked copy of the complete n8n@${seed.version} install (npm then changes only the packages that differ)`);
+			await seedFrom(seed.dir, rt.dir);
+			log(`hard-linked copy of n8n@${seed.version} made in ${Math.round((Date.now() - started) / 1000)}s`);
+		} else {
+			log(
+				`installing n8n@${version} and Node ${nodeVersionFor(version)} into ${rt.dir}` +
+					' (first run only: ~3 GB, 3-10 minutes: 2-6 to download, 1-4 to compile sqlite3, longer on a busy machine)',
+			);
+		}
 		const env = runtimeEnv(rt);
 		await run(
 			systemNpm(),
@@ -154,16 +161,21 @@ export async function ensureN8n(version = DEFAULT_N8N_VERSION): Promise<N8nRunti
 				heartbeat: () => installProgress(rt.dir),
 			},
 		);
-		log(`npm install done in ${Math.round((Date.now() - started) / 1000)}s; compiling native sqlite3 (1-4 minutes; a progress line every 15 s)`);
-		const rebuildArgs = ['rebuild', 'sqlite3', '--foreground-scripts', '--loglevel=warn'];
-		rebuildArgs.push(`--nodedir=${path.join(rt.dir, 'node_modules', nodePackageName())}`);
-		await run(systemNpm(), rebuildArgs, {
-			cwd: rt.dir,
-			env,
-			label: 'npm rebuild',
-			quiet: true,
-			heartbeat: () => '(compiling sqlite3)',
-		});
+		if (sqliteLoads(rt, env)) {
+			// A seeded install whose sqlite3 (same version, same Node) kept its compiled module.
+			log(`npm install done in ${Math.round((Date.now() - started) / 1000)}s; sqlite3 already compiled for this Node (kept from the seed)`);
+		} else {
+			log(`npm install done in ${Math.round((Date.now() - started) / 1000)}s; compiling native sqlite3 (1-4 minutes; a progress line every 15 s)`);
+			const rebuildArgs = ['rebuild', 'sqlite3', '--foreground-scripts', '--loglevel=warn'];
+			rebuildArgs.push(`--nodedir=${path.join(rt.dir, 'node_modules', nodePackageName())}`);
+			await run(systemNpm(), rebuildArgs, {
+				cwd: rt.dir,
+				env,
+				label: 'npm rebuild',
+				quiet: true,
+				heartbeat: () => '(compiling sqlite3)',
+			});
+		}
 		// Smoke test: the binary runs and sqlite3 loads under the runtime's node.
 		const check = spawnSync(rt.nodeBin, ['-e', "require('sqlite3'); console.log(process.version)"], {
 			cwd: rt.dir,
@@ -175,7 +187,7 @@ export async function ensureN8n(version = DEFAULT_N8N_VERSION): Promise<N8nRunti
 		fs.writeFileSync(
 			path.join(rt.dir, MARKER),
 			JSON.stringify(
-				{ n8n: n8nPkg.version, node: check.stdout.trim(), seconds: Math.round((Date.now() - started) / 1000), at: new Date().toISOString() },
+				{ n8n: n8nPkg.version, node: check.stdout.trim(), seconds: Math.round((Date.now() - started) / 1000), at: new Date().toISOString(), seededFrom: seed?.version },
 				null,
 				2,
 			) + '\n',
@@ -185,6 +197,51 @@ export async function ensureN8n(version = DEFAULT_N8N_VERSION): Promise<N8nRunti
 	} finally {
 		fs.rmSync(lockDir, { recursive: true, force: true });
 	}
+}
+
+/**
+ * A complete install to start from: another n8n version of the same major, on the same Node.
+ * Two n8n versions share most of their ~2,000 packages (about 3 GB), so npm, started on a copy
+ * of one, downloads and writes only the packages that differ.
+ */
+function seedFor(version: string): { version: string; dir: string } | undefined {
+	let names: string[] = [];
+	try {
+		names = fs.readdirSync(RUNTIME_ROOT);
+	} catch {
+		return undefined;
+	}
+	const candidates = names.filter(
+		(other) => other !== version && /^\d+\.\d+\.\d+$/.test(other) && majorOf(other) === majorOf(version) && nodeVersionFor(other) === nodeVersionFor(version) && isInstalled(other),
+	);
+	// The nearest version first (the fewest packages to change).
+	const distance = (other: string) => Math.abs(Number(other.split('.')[1]) - Number(version.split('.')[1]));
+	const best = candidates.sort((a, b) => distance(a) - distance(b))[0];
+	return best ? { version: best, dir: runtimeDir(best) } : undefined;
+}
+
+/**
+ * Copies a complete install's node_modules as hard links (no file content is copied; both
+ * installs share the inodes of the packages they have in common) and its lockfiles as real
+ * copies. Safe because npm never writes into an installed package's files: a package that
+ * changes is extracted into a new folder and the old one unlinked, and the one file npm
+ * rewrites in place, node_modules/.package-lock.json, is a copy of its own here.
+ */
+async function seedFrom(seedDir: string, dir: string): Promise<void> {
+	await run('cp', ['-al', path.join(seedDir, 'node_modules'), path.join(dir, 'node_modules')], { label: 'cp -al', quiet: true });
+	const hidden = path.join(dir, 'node_modules', '.package-lock.json');
+	if (fs.existsSync(hidden)) {
+		const text = fs.readFileSync(hidden);
+		fs.unlinkSync(hidden);
+		fs.writeFileSync(hidden, text);
+	}
+	const lock = path.join(seedDir, 'package-lock.json');
+	if (fs.existsSync(lock)) fs.writeFileSync(path.join(dir, 'package-lock.json'), fs.readFileSync(lock));
+}
+
+/** Whether sqlite3's native module loads under the runtime's Node. */
+function sqliteLoads(rt: N8nRuntime, env: NodeJS.ProcessEnv): boolean {
+	return spawnSync(rt.nodeBin, ['-e', "require('sqlite3')"], { cwd: rt.dir, env, stdio: 'ignore' }).status === 0;
 }
 
 async function acquireLock(lockDir: string): Promise<void> {
