@@ -21,7 +21,7 @@ import * as path from 'node:path';
 
 import { DEFAULT_N8N_VERSION, executeWorkflow, nodeOutputs, request, resolveN8nVersion, runtimeDir, type RestClient } from '../scripts/n8n-runtime';
 import { findServiceBinaries, redisCommands, startRedis } from '../scripts/services';
-import { ACTION, CODE_FILE, RECIPES, RECIPE_DIR, REDIS_CREDENTIAL, SANDBOX_CREDENTIAL, buildRecipe, readRecipe, recipePath, referencedNodeNames, type EditorRules } from './recipeBook';
+import { ACTION, TRIGGER, CODE_FILE, RECIPES, RECIPE_DIR, REDIS_CREDENTIAL, SANDBOX_CREDENTIAL, buildRecipe, readRecipe, recipePath, referencedNodeNames, type EditorRules } from './recipeBook';
 import { unflatten } from './serverVersions';
 import { runAlone } from './standalone';
 import type { ServedRun } from './groups';
@@ -69,12 +69,13 @@ async function finished(tools: E2eTools, rest: RestClient, workflowId: string, s
 	return typeof full.data === 'string' ? unflatten(full.data) : full.data;
 }
 
-/** Publishes a workflow and waits until the sandbox's instance webhook points at this n8n. */
+/** Publishes a trigger's workflow and waits until the sandbox's instance webhook is this trigger's (its webhook id in the URL) and serves. */
 async function publish(tools: E2eTools, rest: RestClient, sandbox: Sandbox, n8nUrl: string, id: string): Promise<void> {
+	const webhookId = String((await rest.getWorkflow(id)).nodes.find((n: any) => n.type === TRIGGER)?.webhookId);
 	await rest.activate(id);
-	const hook = await tools.waitFor('the instance\'s webhook on this n8n', () => {
+	const hook = await tools.waitFor(`the instance's webhook on this n8n, with the trigger's webhook id ${webhookId}`, () => {
 		const h = sandbox.webhookOf('demo');
-		return h?.enabled && String(h.url).startsWith(`${n8nUrl}/webhook/`) ? h : undefined;
+		return h?.enabled && String(h.url).startsWith(`${n8nUrl}/webhook/`) && String(h.url).includes(webhookId) ? h : undefined;
 	}, 15000);
 	const url = new URL(String(hook.url));
 	await tools.waitFor('the production webhook to serve', async () => ((await request('POST', `${url.origin}${url.pathname}`, {})).status !== 404 ? true : undefined), 30000);

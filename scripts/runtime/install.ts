@@ -139,18 +139,18 @@ export async function ensureN8n(version = DEFAULT_N8N_VERSION): Promise<N8nRunti
 		fs.writeFileSync(path.join(rt.dir, '.npmrc'), 'fund=false\naudit=false\nupdate-notifier=false\n');
 
 		const started = Date.now();
+		const env = runtimeEnv(rt);
 		const seed = process.env.N8N_RUNTIME_NO_SEED === '1' ? undefined : seedFor(version);
 		if (seed) {
-			log(`installing n8n@${version} into ${rt.dir} on a hard-linked copy of the complete n8n@${seed.version} install (npm then changes only the packages that differ)`);
-			await seedFrom(seed.dir, rt.dir);
-			log(`hard-linked copy of n8n@${seed.version} made in ${Math.round((Date.now() - started) / 1000)}s`);
+			log(`installing n8n@${version} into ${rt.dir} from the complete n8n@${seed.version} install: the packages both have are hard-linked, npm writes only the others`);
+			const { kept, removed } = await seedFrom(seed.dir, rt.dir, env);
+			log(`${kept} packages of n8n@${seed.version} kept (hard links), ${removed} to install, after ${Math.round((Date.now() - started) / 1000)}s`);
 		} else {
 			log(
 				`installing n8n@${version} and Node ${nodeVersionFor(version)} into ${rt.dir}` +
 					' (first run only: ~3 GB, 3-10 minutes: 2-6 to download, 1-4 to compile sqlite3, longer on a busy machine)',
 			);
 		}
-		const env = runtimeEnv(rt);
 		await run(
 			systemNpm(),
 			['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', '--no-progress'],
@@ -221,22 +221,41 @@ function seedFor(version: string): { version: string; dir: string } | undefined 
 }
 
 /**
- * Copies a complete install's node_modules as hard links (no file content is copied; both
- * installs share the inodes of the packages they have in common) and its lockfiles as real
- * copies. Safe because npm never writes into an installed package's files: a package that
- * changes is extracted into a new folder and the old one unlinked, and the one file npm
- * rewrites in place, node_modules/.package-lock.json, is a copy of its own here.
+ * Prepares `dir` from a complete install: npm resolves the new version's tree into a lockfile
+ * first (metadata only, as a fresh install does, nothing written to node_modules); then the
+ * seed's node_modules is copied as hard links (no file content copied: both installs share the
+ * inodes of the packages they have in common), and every package whose resolved version or
+ * integrity differs in the new lockfile, or that it no longer has, is removed from the copy.
+ * The `npm install` that follows finds the tree complete but for those, and downloads and
+ * writes only them. Safe for the seed because npm never writes into an installed package's
+ * files (a package is extracted into a new folder), and the one file npm rewrites in place,
+ * node_modules/.package-lock.json, is removed from the copy.
  */
-async function seedFrom(seedDir: string, dir: string): Promise<void> {
+async function seedFrom(seedDir: string, dir: string, env: NodeJS.ProcessEnv): Promise<{ kept: number; removed: number }> {
+	await run(systemNpm(), ['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', '--no-progress'], {
+		cwd: dir,
+		env,
+		label: 'npm install --package-lock-only',
+		heartbeat: () => '(resolving the new version\'s dependencies)',
+	});
 	await run('cp', ['-al', path.join(seedDir, 'node_modules'), path.join(dir, 'node_modules')], { label: 'cp -al', quiet: true });
-	const hidden = path.join(dir, 'node_modules', '.package-lock.json');
-	if (fs.existsSync(hidden)) {
-		const text = fs.readFileSync(hidden);
-		fs.unlinkSync(hidden);
-		fs.writeFileSync(hidden, text);
+	fs.rmSync(path.join(dir, 'node_modules', '.package-lock.json'), { force: true });
+	type Locked = Record<string, { version?: string; resolved?: string; integrity?: string }>;
+	const packagesOf = (lockDir: string): Locked => (JSON.parse(fs.readFileSync(path.join(lockDir, 'package-lock.json'), 'utf8')) as { packages: Locked }).packages;
+	const before = packagesOf(seedDir);
+	const after = packagesOf(dir);
+	let kept = 0;
+	let removed = 0;
+	for (const [key, was] of Object.entries(before)) {
+		if (!key.startsWith('node_modules/')) continue;
+		const now = after[key];
+		if (now && now.version === was.version && now.integrity === was.integrity && now.resolved === was.resolved) kept++;
+		else {
+			fs.rmSync(path.join(dir, key), { recursive: true, force: true });
+			removed++;
+		}
 	}
-	const lock = path.join(seedDir, 'package-lock.json');
-	if (fs.existsSync(lock)) fs.writeFileSync(path.join(dir, 'package-lock.json'), fs.readFileSync(lock));
+	return { kept, removed };
 }
 
 /** Whether sqlite3's native module loads under the runtime's Node. */
