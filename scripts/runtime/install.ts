@@ -153,7 +153,7 @@ export async function ensureN8n(version = DEFAULT_N8N_VERSION): Promise<N8nRunti
 		}
 		await run(
 			systemNpm(),
-			['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', '--no-progress'],
+			['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', '--no-progress', ...(seed ? ['--prefer-offline'] : [])],
 			{
 				cwd: rt.dir,
 				env,
@@ -232,7 +232,10 @@ function seedFor(version: string): { version: string; dir: string } | undefined 
  * node_modules/.package-lock.json, is removed from the copy.
  */
 async function seedFrom(seedDir: string, dir: string, env: NodeJS.ProcessEnv): Promise<{ kept: number; removed: number }> {
-	await run(systemNpm(), ['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', '--no-progress'], {
+	// --prefer-offline: the seed's install left every package document it read in npm's cache
+	// minutes or days ago; asking the registry again whether each of ~2,000 changed is most of
+	// the time a resolution takes (missing documents are still fetched).
+	await run(systemNpm(), ['install', '--package-lock-only', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', '--no-progress'], {
 		cwd: dir,
 		env,
 		label: 'npm install --package-lock-only',
