@@ -204,6 +204,7 @@ const chatReply: Recipe = {
 				message: '=Deliver order {{ $json.body.id }} on Friday?',
 				responseType: 'chatReply',
 				choices: { values: [{ choice: 'Yes' }, { choice: 'No' }] },
+				options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'days' } } },
 			},
 		},
 		{ type: IF, typeVersion: 2.3, set: condition(stableId('chat-reply', 'condition'), '={{ $json.choice }}', { type: 'string', operation: 'equals' }, 'Yes') },
@@ -212,8 +213,8 @@ const chatReply: Recipe = {
 	links: [[0, 1], [1, 2], [2, 3, 0]],
 };
 
-/** The file a Code node makes: a small text report. */
-export const CODE_FILE = { text: 'Orders today: 42\n', fileName: 'report.txt', mimeType: 'text/plain', number: '5511999990000' };
+/** The file the Code node makes (docs/recipes.md shows its code as it is). */
+export const CODE_FILE = { text: 'Your invoice, as promised.', fileName: 'invoice.txt', mimeType: 'text/plain', number: '5511999990000' };
 
 const mediaFromCode: Recipe = {
 	file: 'media-from-code',
@@ -225,16 +226,15 @@ const mediaFromCode: Recipe = {
 			typeVersion: 2,
 			set: {
 				jsCode: [
-					'// Any bytes become a file: base64 in `data`, with its MIME type and file name.',
-					`const report = ${JSON.stringify(CODE_FILE.text)};`,
+					`const text = '${CODE_FILE.text}';`,
 					'return [{',
 					`  json: { number: '${CODE_FILE.number}' },`,
-					`  binary: { data: { data: Buffer.from(report).toString('base64'), mimeType: '${CODE_FILE.mimeType}', fileName: '${CODE_FILE.fileName}' } },`,
+					`  binary: { data: { data: Buffer.from(text).toString('base64'), mimeType: '${CODE_FILE.mimeType}', fileName: '${CODE_FILE.fileName}' } },`,
 					'}];',
 				].join('\n'),
 			},
 		},
-		{ type: ACTION, typeVersion: 2, credential: 'messagingInstanceApi', set: { resource: 'message', operation: 'sendMedia', instance: INSTANCE, number: '={{ $json.number }}', caption: "Today's report" } },
+		{ type: ACTION, typeVersion: 2, credential: 'messagingInstanceApi', set: { resource: 'message', operation: 'sendMedia', instance: INSTANCE, number: '={{ $json.number }}', caption: 'Your invoice' } },
 	],
 	links: [[0, 1], [1, 2]],
 };
