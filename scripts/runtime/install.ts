@@ -158,7 +158,7 @@ export async function ensureN8n(version = DEFAULT_N8N_VERSION): Promise<N8nRunti
 				cwd: rt.dir,
 				env,
 				label: 'npm install',
-				heartbeat: () => installProgress(rt.dir),
+				heartbeat: () => (seed ? '(downloading and writing the packages that differ)' : installProgress(rt.dir)),
 			},
 		);
 		if (sqliteLoads(rt, env)) {
