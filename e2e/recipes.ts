@@ -81,6 +81,16 @@ async function publish(tools: E2eTools, rest: RestClient, sandbox: Sandbox, n8nU
 	await tools.waitFor('the production webhook to serve', async () => ((await request('POST', `${url.origin}${url.pathname}`, {})).status !== 404 ? true : undefined), 30000);
 }
 
+/**
+ * Unpublishes a trigger's workflow and waits until its trigger has switched the instance's
+ * webhook off: n8n does it in the background, and a sandbox closed before would leave n8n a
+ * "deregistration failed" error in its log.
+ */
+async function unpublish(tools: E2eTools, rest: RestClient, sandbox: Sandbox, id: string): Promise<void> {
+	await rest.deactivate(id);
+	await tools.waitFor('the instance\'s webhook switched off', () => sandbox.webhookOf('demo')?.enabled === false, 15000);
+}
+
 async function webhookPost(tools: E2eTools, n8nUrl: string, p: string, body: unknown): Promise<void> {
 	await tools.waitFor(`POST /webhook/${p} answered 200`, async () => ((await request('POST', `${n8nUrl}/webhook/${p}`, body)).status === 200 ? true : undefined), 15000);
 }
@@ -187,7 +197,7 @@ export async function recipeChecks(tools: E2eTools, rest: RestClient, n8nUrl: st
 			assert.deepEqual(no ?? [], []);
 			await rest.deactivate(ids['send-and-wait-approval']);
 		});
-		if (echoing) await rest.deactivate(ids['echo-reply']);
+		if (echoing) await unpublish(tools, rest, sandbox, ids['echo-reply']);
 
 		await tools.check('(x) Download Media from the trigger (Media as Binary off): the file of the incoming message, its bytes, type and name, as binary data', async () => {
 			await publish(tools, rest, sandbox, n8nUrl, ids['download-media']);
@@ -202,7 +212,7 @@ export async function recipeChecks(tools: E2eTools, rest: RestClient, n8nUrl: st
 			const bytes = await rest.raw('GET', `/binary-data?id=${encodeURIComponent(file.id)}&action=download`);
 			assert.equal(bytes.status, 200);
 			assert.equal(createHash('sha256').update(bytes.body).digest('hex'), createHash('sha256').update(pdf).digest('hex'));
-			await rest.deactivate(ids['download-media']);
+			await unpublish(tools, rest, sandbox, ids['download-media']);
 		});
 
 		if (!redis) {
@@ -224,10 +234,11 @@ export async function recipeChecks(tools: E2eTools, rest: RestClient, n8nUrl: st
 			const ttl = await redisCommands(redis.port, [['SELECT', '1'], ['TTL', keys[0]]]);
 			assert.equal(String(count), '1');
 			assert.ok(Number(ttl) > 86000 && Number(ttl) <= 86400, `TTL ${ttl}`);
-			await rest.deactivate(ids['queue-mode-dedupe']);
+			await unpublish(tools, rest, sandbox, ids['queue-mode-dedupe']);
 		});
 	} finally {
 		for (const id of Object.values(ids)) await rest.deactivate(id).catch(() => undefined);
+		await tools.waitFor('no webhook of this group left on', () => sandbox.webhookOf('demo')?.enabled !== true, 15000).catch(() => undefined);
 		await sandbox.close();
 		await redis?.stop().catch(() => undefined);
 		fs.rmSync(redisDir, { recursive: true, force: true });
