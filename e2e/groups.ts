@@ -2,8 +2,8 @@
  * The end-to-end tier's groups, in the order e2e/run.ts runs them, and which of them the
  * second n8n version runs. Adding a group is one line in E2E_GROUPS:
  *
- *   served('x', myChecks),                       // a ServedChecks (tools, rest, n8nUrl), as e2e/standalone.ts runs alone
- *   served('x', myChecks, 'why 2.41.1 needs it'), // also on the second version (npm run test:e2e:latest)
+ *   served('y', myChecks),                       // a ServedChecks (tools, rest, n8nUrl), as e2e/standalone.ts runs alone
+ *   served('y', myChecks, 'why 2.41.1 needs it'), // also on the second version (npm run test:e2e:latest)
  *
  * Phases: `cli` groups run before n8n serves (workflows through `n8n execute`), `served`
  * groups while it serves (owner logged in), `stopped` groups after it stopped (its logs).
