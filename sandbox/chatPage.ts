@@ -46,7 +46,7 @@ import * as path from 'node:path';
 const CHAT_DIR = path.join(__dirname, 'chat');
 
 /** The page's scripts in the order they run: each uses what the ones before it define. */
-export const CHAT_SCRIPTS = ['contacts.js', 'bubbles.js', 'page.js'] as const;
+export const CHAT_SCRIPTS = ['contacts.js', 'format.js', 'bubbles.js', 'page.js'] as const;
 
 const read = (name: string) => fs.readFileSync(path.join(CHAT_DIR, name), 'utf8');
 
