@@ -7,7 +7,8 @@
 //
 // The phone's rule for a marker: it opens at the start of a word (not after a letter or digit,
 // not before a space) and closes on the same line at the end of one (not after a space, not
-// before a letter or digit); "2*3*4", "snake_case_name" and "* not bold *" stay as typed.
+// before a letter or digit); "2*3*4", "snake_case_name" and "* not bold *" stay as typed, and
+// so does a run of one marker ("__init__", "**").
 // Monospace and inline code show their content as typed, markers and all. A marker inside a
 // link is part of the link.
 
@@ -40,7 +41,8 @@ function study(s) {
   var closers = { '*': [], '_': [], '~': [] };
   for (var j = 1; j < s.length; j++) {
     var c = s.charAt(j);
-    if (closers[c] && !inLink[j] && !isSpace(s.charAt(j - 1)) && !isWordChar(s.charAt(j + 1) || undefined)) closers[c].push(j);
+    var next = s.charAt(j + 1) || undefined;
+    if (closers[c] && !inLink[j] && !isSpace(s.charAt(j - 1)) && s.charAt(j - 1) !== c && !isWordChar(next) && next !== c) closers[c].push(j);
   }
   return { links: links, next: 0, inLink: inLink, lineEnd: lineEnd, closers: closers };
 }
@@ -69,7 +71,8 @@ function spanAt(s, i, to, known) {
     return tick > i + 1 && tick < lineEnd ? { tag: 'code', cls: 'inline-code', verbatim: true, from: i + 1, to: tick, end: tick + 1 } : null;
   }
   if (!Object.prototype.hasOwnProperty.call(MARKERS, c)) return null;
-  if (isWordChar(s.charAt(i - 1) || undefined) || isSpace(s.charAt(i + 1) || undefined) || s.charAt(i + 1) === c) return null;
+  var before = s.charAt(i - 1) || undefined;
+  if (isWordChar(before) || before === c || isSpace(s.charAt(i + 1) || undefined) || s.charAt(i + 1) === c) return null;
   var j = firstFrom(known.closers[c], i + 2);
   return j >= 0 && j < lineEnd ? { tag: MARKERS[c], cls: '', verbatim: false, from: i + 1, to: j, end: j + 1 } : null;
 }

@@ -107,8 +107,9 @@ chromiumSuite('chat page: attach a photo, a voice note, a document as the contac
 		await bubble.locator('.meta', { hasText: '✓ delivered' }).waitFor({ timeout: 10000 });
 		expect(await bubble.getAttribute('data-kind')).toBe('image');
 		const img = bubble.locator('img');
-		await page.waitForFunction((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0, await img.elementHandle());
-		expect(await img.evaluate((el) => [(el as HTMLImageElement).naturalWidth, (el as HTMLImageElement).naturalHeight])).toEqual([3, 2]);
+		type Drawn = { complete: boolean; naturalWidth: number; naturalHeight: number };
+		await page.waitForFunction((el) => (el as unknown as Drawn).complete && (el as unknown as Drawn).naturalWidth > 0, await img.elementHandle());
+		expect(await img.evaluate((el) => [(el as unknown as Drawn).naturalWidth, (el as unknown as Drawn).naturalHeight])).toEqual([3, 2]);
 		expect(await bubble.locator('.content strong').innerText()).toBe('today');
 		// The caption went with the photo: the composer is empty again.
 		expect(await page.inputValue('#message')).toBe('');
