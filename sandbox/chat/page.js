@@ -178,6 +178,7 @@ function who() {
 $('send').addEventListener('click', send);
 $('attach').addEventListener('click', function () { openAttachMenu($('attach-menu').hidden); });
 document.addEventListener('click', function (e) { if (!$('attach').parentElement.contains(/** @type {Node} */ (e.target))) openAttachMenu(false); });
+document.addEventListener('keydown', function (e) { if (e.key === 'Escape' && !$('attach-menu').hidden) { openAttachMenu(false); $('attach').focus(); } });
 Object.keys(ATTACH).forEach(function (what) {
   var input = field(ATTACH[what].input);
   document.querySelector('[data-attach="' + what + '"]').addEventListener('click', function () { openAttachMenu(false); input.click(); });

@@ -146,11 +146,14 @@ chromiumSuite('chat page: attach a photo, a voice note, a document as the contac
 		expect(Buffer.from(await served.arrayBuffer()).equals(pdf)).toBe(true);
 	});
 
-	test('the menu closes on a click elsewhere; an empty file is refused with a message, nothing is sent', async () => {
+	test('the menu closes on a click elsewhere and on Escape; an empty file is refused with a message, nothing is sent', async () => {
 		const { page } = chat;
 		await page.click('#attach');
 		expect(await page.isVisible('#attach-menu')).toBe(true);
 		await page.click('#messages');
+		expect(await page.isVisible('#attach-menu')).toBe(false);
+		await page.click('#attach');
+		await page.keyboard.press('Escape');
 		expect(await page.isVisible('#attach-menu')).toBe(false);
 		const before = rx.received.length;
 		await attach('document', { name: 'empty.txt', mimeType: 'text/plain', buffer: Buffer.alloc(0) });
