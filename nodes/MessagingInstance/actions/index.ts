@@ -114,7 +114,9 @@ import { setWebhook } from './webhook/set';
  *   3. use and change it: Update, Add, Send Invite, Mark, Archive, Restart…;
  *   4. undo or end it: Remove, Revoke, Leave, Log Out, Delete, last.
  * A resource with parts (Chatbot: the bot, its settings, its OpenAI credentials) walks each part
- * in turn, the thing itself first.
+ * in turn, the thing itself first. The order is display only: a resource's default operation
+ * (resources.ts) stays what it was, wherever it is listed, since a saved node that kept its
+ * default stores no operation. test/contract/operationOrder.test.ts holds the rule.
  */
 export const OPERATIONS: readonly Operation[] = [
 	// Message
