@@ -75,8 +75,9 @@ const MIME: Record<string, string> = {
 	'.txt': 'text/plain',
 	'.mp4': 'video/mp4',
 	'.mp3': 'audio/mpeg',
-	'.ogg': 'audio/ogg',
-	'.opus': 'audio/ogg',
+	// a voice note as the phone records it (the sandbox marks Ogg audio as ptt, as the chat page sends it)
+	'.ogg': 'audio/ogg; codecs=opus',
+	'.opus': 'audio/ogg; codecs=opus',
 	'.m4a': 'audio/mp4',
 	'.png': 'image/png',
 	'.jpg': 'image/jpeg',
