@@ -106,36 +106,60 @@ export class ParameterSource {
 	}
 }
 
-/** Where a field is, by name: `text`, or `options.delay` for an option of a collection. */
-export type FieldLabels = ReadonlyMap<string, string>;
+/**
+ * Where a field is, by name (`text`, or `options.delay` for an option of a collection): the
+ * label the editor shows, and for an option-type field the values its options allow.
+ */
+export interface FieldLabels extends ReadonlyMap<string, string> {
+	readonly choices?: ReadonlyMap<string, ReadonlySet<string>>;
+}
 
 function isPropertyCollection(option: unknown): option is INodePropertyCollection {
 	return typeof option === 'object' && option !== null && Array.isArray((option as { values?: unknown }).values);
+}
+
+/** An options or multi-options field with its options in the description (not loaded from the server). */
+function choiceValues(property: INodeProperties): string[] | undefined {
+	if ((property.type !== 'options' && property.type !== 'multiOptions') || !Array.isArray(property.options)) return undefined;
+	if (property.typeOptions?.loadOptionsMethod !== undefined) return undefined;
+	return property.options.filter((option) => 'value' in option).map((option) => String((option as { value: unknown }).value));
 }
 
 /**
  * The labels the editor shows for an operation's fields, so an error names a field the way
  * the user sees it: `name` → its display name, `collection.option` → "Collection: Option",
  * and for a fixed collection `collection.group` → "Collection: Group" and
- * `collection.group.value` → "Collection: Group: Value".
+ * `collection.group.value` → "Collection: Group: Value". Fields of the same name shown under
+ * different conditions (a platform's own Bot Type) allow the options of all of them.
  */
 export function fieldLabels(properties: readonly INodeProperties[]): FieldLabels {
 	const labels = new Map<string, string>();
+	const choices = new Map<string, Set<string>>();
+	const allow = (path: string, property: INodeProperties) => {
+		const values = choiceValues(property);
+		if (!values) return;
+		const known = choices.get(path) ?? new Set<string>();
+		for (const value of values) known.add(value);
+		choices.set(path, known);
+	};
 	for (const property of properties) {
 		if (!labels.has(property.name)) labels.set(property.name, property.displayName);
+		allow(property.name, property);
 		for (const option of property.options ?? []) {
 			if (isPropertyCollection(option)) {
 				const group = `${property.name}.${option.name}`;
 				labels.set(group, `${property.displayName}: ${option.displayName}`);
 				for (const value of option.values) {
 					labels.set(`${group}.${value.name}`, `${property.displayName}: ${option.displayName}: ${value.displayName}`);
+					allow(`${group}.${value.name}`, value);
 				}
 			} else if ('displayName' in option && property.type === 'collection') {
 				labels.set(`${property.name}.${option.name}`, `${property.displayName}: ${option.displayName}`);
+				allow(`${property.name}.${option.name}`, option);
 			}
 		}
 	}
-	return labels;
+	return Object.assign(labels, { choices });
 }
 
 /** What a value is, in words, for an error about its type. */
@@ -171,8 +195,27 @@ export class ItemParameters {
 		return this.labels.get(path) ?? path;
 	}
 
+	/** A field's value as n8n resolves it; an option-type field's value is one of its options. */
 	raw<T>(name: string, fallback?: T): T {
-		return this.source.get(name, this.itemIndex, fallback) as T;
+		const value = this.source.get(name, this.itemIndex, fallback);
+		this.checkChoice(name, value);
+		return value as T;
+	}
+
+	/**
+	 * An option-type field's value (also one an expression gave) is one of its options, or
+	 * nothing: a value the server's enum refuses fails here, before any request.
+	 */
+	private checkChoice(path: string, value: unknown): void {
+		const allowed = this.labels.choices?.get(path);
+		if (!allowed || value === undefined || value === null || value === '') return;
+		const given = Array.isArray(value) ? value : [value];
+		const wrong = given.find((entry) => !((typeof entry === 'string' || typeof entry === 'number' || typeof entry === 'boolean') && allowed.has(String(entry))));
+		if (wrong === undefined) return;
+		const named = [...allowed].slice(0, 12).map((option) => quoted(option));
+		const list = `${named.join(', ')}${allowed.size > 12 ? ` and ${allowed.size - 12} more` : ''}`;
+		const what = typeof wrong === 'string' ? quoted(wrong) : kindOf(wrong);
+		this.fail(this.label(path), `must be one of ${list}, not ${what}`);
 	}
 
 	fail(label: string, problem: string, hint?: string): never {
@@ -256,6 +299,12 @@ export class ItemParameters {
 		return this.checkRecipient(this.raw<unknown>(name, ''), label, anyJid);
 	}
 
+	/** A chat as the server's stored messages name it: a JID as given, a phone number as its `…@s.whatsapp.net` JID. */
+	chatJid(name: string, label = this.label(name)): string {
+		const recipient = this.recipient(name, true, label);
+		return recipient.includes('@') ? recipient : `${recipient}@s.whatsapp.net`;
+	}
+
 	/** With `anyJid`, a JID with any user part (a message key's chat, e.g. `status@broadcast`). */
 	checkRecipient(value: unknown, label: string, anyJid = false): string {
 		if (typeof value === 'number' && !Number.isSafeInteger(value)) {
@@ -318,6 +367,14 @@ export class ItemParameters {
 		const value = this.raw<unknown>(name, {});
 		if (value === undefined || value === null) return {};
 		if (typeof value !== 'object' || Array.isArray(value)) this.fail(label, `must be a collection of options, not ${kindOf(value)}`);
+		for (const [key, entry] of Object.entries(value as IDataObject)) {
+			this.checkChoice(`${name}.${key}`, entry);
+			// a fixed collection's groups: one entry, or a list of them
+			for (const group of Array.isArray(entry) ? entry : [entry]) {
+				if (group === null || typeof group !== 'object' || Array.isArray(group)) continue;
+				for (const [field, fieldValue] of Object.entries(group as IDataObject)) this.checkChoice(`${name}.${key}.${field}`, fieldValue);
+			}
+		}
 		return value as IDataObject;
 	}
 }

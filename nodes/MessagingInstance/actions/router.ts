@@ -13,6 +13,7 @@ import { ItemParameters, ParameterSource } from './parameters';
 import { FileOutput } from './fileOutput';
 import { findSentMessage, messageIdOf, nodeMessageId, runIndexOf, SendRecord } from './message/messageId';
 import type { BuiltRequest, Operation, OperationRun, Refusal } from './types';
+import { withStoredObject } from './updates';
 
 /** The operation's request for one item: its whole request, or its body and query. */
 async function buildRequest(operation: Operation, params: ItemParameters, dialect: Dialect, run: OperationRun): Promise<BuiltRequest> {
@@ -182,7 +183,9 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 				if (version !== undefined) itemDialect = dialectOf(dialect.name, version);
 			}
 			const itemRoute = operation.itemPath ? operation.itemPath(params) : route;
-			const request = await buildRequest(operation, params, itemDialect, run);
+			const request = await withStoredObject(operation, params, await buildRequest(operation, params, itemDialect, run), async (read) =>
+				await apiRequest(this, connection, { method: 'GET', route: read, instance, secrets: [...itemSecrets] }, itemIndex),
+			);
 			learn(request);
 			const file = operation.binaryOutput ? new FileOutput(this, params, itemIndex, operation.binaryOutput) : undefined;
 			const send = async (built: BuiltRequest) => {

@@ -15,7 +15,6 @@ export const getMedia: Operation = {
 		filtersProperty([
 			{ displayName: 'Media ID', name: 'id', type: 'string', default: '', description: 'Only the media of this ID (as Get Media lists it)' },
 			{ displayName: 'Type', name: 'type', type: 'string', default: '', placeholder: 'imageMessage', description: 'Only media of this message type, e.g. imageMessage, videoMessage, audioMessage, documentMessage' },
-			{ displayName: 'Message Record ID', name: 'messageId', type: 'number', default: 0, description: 'Only the media of the server\'s stored message with this number (0: any)' },
 		]),
 	],
 	path: '/s3/getMedia',
@@ -26,8 +25,10 @@ export const getMedia: Operation = {
 		if (id !== '') body.id = id;
 		const type = params.checkText(filters.type, params.label('filters.type')).trim();
 		if (type !== '') body.type = type;
+		// Message Record ID, offered before, no server matches: its schema wants a number and its
+		// database a text id. A workflow saved with one fails here, saying so.
 		if (filters.messageId !== undefined && filters.messageId !== 0 && filters.messageId !== '') {
-			body.messageId = params.checkNumber(filters.messageId, params.label('filters.messageId'), { min: 1, integer: true });
+			params.fail('Filters: Message Record ID', 'cannot be matched: the server stores the message\'s ID as text but its schema takes only a number', 'Remove the filter; filter by Media ID or Type instead.');
 		}
 		return body;
 	},
