@@ -89,7 +89,7 @@ export const setChatwoot: Operation = {
 			const kept: IDataObject = {};
 			for (const key of STORED_TEXTS) kept[key] = typeof current[key] === 'string' ? current[key] : '';
 			for (const key of STORED_SWITCHES) kept[key] = current[key] === true;
-			if (current.signMsg === true && typeof current.signDelimiter === 'string') kept.signDelimiter = current.signDelimiter;
+			if (current.signMsg === true && body.signMsg !== false && typeof current.signDelimiter === 'string') kept.signDelimiter = current.signDelimiter;
 			return { ...kept, ...body };
 		},
 	},
