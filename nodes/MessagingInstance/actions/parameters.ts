@@ -100,6 +100,11 @@ export class ParameterSource {
 		return value;
 	}
 
+	/** Whether the node holds the parameter (a field hidden by its display conditions has none). */
+	has(name: string): boolean {
+		return Object.prototype.hasOwnProperty.call(this.stored, name);
+	}
+
 	private fieldPath(name: string): string[] | undefined {
 		if (!this.fieldPaths.has(name)) this.fieldPaths.set(name, fieldReferencePath(this.stored[name]));
 		return this.fieldPaths.get(name);
@@ -200,6 +205,17 @@ export class ItemParameters {
 		const value = this.source.get(name, this.itemIndex, fallback);
 		this.checkChoice(name, value);
 		return value as T;
+	}
+
+	/**
+	 * Every option-type field of the operation (top level; an option of a collection when the
+	 * collection is read) holds one of its options: checked for each item before its request is
+	 * built, so no operation can send a value the server's enum refuses.
+	 */
+	checkChoices(): void {
+		for (const path of this.labels.choices?.keys() ?? []) {
+			if (!path.includes('.') && this.source.has(path)) this.checkChoice(path, this.source.get(path, this.itemIndex, null));
+		}
 	}
 
 	/**

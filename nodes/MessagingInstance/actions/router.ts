@@ -163,6 +163,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 				}
 			}
 			const params = new ItemParameters(parameters, itemIndex, labels);
+			params.checkChoices();
 			const instance = operation.scope === 'server' ? undefined : params.instanceName();
 			if (operation.cloudApiOnly && instance !== undefined) {
 				const integration = await integrationOf(instance, [...itemSecrets], itemIndex);

@@ -25,11 +25,8 @@ export const getMedia: Operation = {
 		if (id !== '') body.id = id;
 		const type = params.checkText(filters.type, params.label('filters.type')).trim();
 		if (type !== '') body.type = type;
-		// Message Record ID, offered before, no server matches: its schema wants a number and its
-		// database a text id. A workflow saved with one fails here, saying so.
-		if (filters.messageId !== undefined && filters.messageId !== 0 && filters.messageId !== '') {
-			params.fail('Filters: Message Record ID', 'cannot be matched: the server stores the message\'s ID as text but its schema takes only a number', 'Remove the filter; filter by Media ID or Type instead.');
-		}
+		// No Message Record ID filter: the server's schema takes it only as a number, and its
+		// database holds the message's id as text, so no value ever matched.
 		return body;
 	},
 	toItems: (response, params) => {

@@ -18,17 +18,8 @@ export const getMediaUrl: Operation = {
 		const id = params.identifier('mediaId', label).trim();
 		// The server's schema wants a digit somewhere in the ID.
 		if (!/\d/.test(id)) params.fail(label, 'must be a media ID as Get Media lists it (it has digits)');
-		// Expiry, offered before, no server can take: its schema wants it as text (`s3UrlSchema`)
-		// and its S3 client as a number (`presignedGetObject`), so either way it answers 400. A
-		// workflow saved with it fails here, saying so, instead of at the server.
-		const saved = params.raw<IDataObject | undefined>('options', undefined);
-		if (saved && typeof saved === 'object' && saved.expiry !== undefined) {
-			params.fail(
-				'Options: Expiry (Seconds)',
-				'cannot be applied: Evolution API (2.3.6 to 2.4) refuses every expiry, as text (its S3 client wants a number) and as a number (its schema wants text)',
-				'Remove the option: the link then works for 7 days, the S3 client\'s longest.',
-			);
-		}
+		// No Expiry: the server refuses every one, as text (its S3 client's presignedGetObject wants a
+		// number) and as a number (its s3UrlSchema wants text); the link works for 7 days.
 		return { id } as IDataObject;
 	},
 };
