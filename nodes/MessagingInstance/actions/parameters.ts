@@ -230,7 +230,7 @@ export class ItemParameters {
 		if (wrong === undefined) return;
 		const named = [...allowed].slice(0, 12).map((option) => quoted(option));
 		const list = `${named.join(', ')}${allowed.size > 12 ? ` and ${allowed.size - 12} more` : ''}`;
-		const what = typeof wrong === 'string' ? quoted(wrong) : kindOf(wrong);
+		const what = typeof wrong === 'string' ? quoted(wrong) : typeof wrong === 'number' || typeof wrong === 'boolean' ? String(wrong) : kindOf(wrong);
 		this.fail(this.label(path), `must be one of ${list}, not ${what}`);
 	}
 
