@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import { inputError } from '../../shared/errors';
+import { addChoices, choiceProblem, type FieldChoices } from './choices';
 import { normaliseRecipient, quoted, splitList, unique } from './normalise';
 
 interface NumberRule {
@@ -123,13 +124,6 @@ function isPropertyCollection(option: unknown): option is INodePropertyCollectio
 	return typeof option === 'object' && option !== null && Array.isArray((option as { values?: unknown }).values);
 }
 
-/** An options or multi-options field with its options in the description (not loaded from the server). */
-function choiceValues(property: INodeProperties): string[] | undefined {
-	if ((property.type !== 'options' && property.type !== 'multiOptions') || !Array.isArray(property.options)) return undefined;
-	if (property.typeOptions?.loadOptionsMethod !== undefined) return undefined;
-	return property.options.filter((option) => 'value' in option).map((option) => String((option as { value: unknown }).value));
-}
-
 /**
  * The labels the editor shows for an operation's fields, so an error names a field the way
  * the user sees it: `name` → its display name, `collection.option` → "Collection: Option",
@@ -139,28 +133,21 @@ function choiceValues(property: INodeProperties): string[] | undefined {
  */
 export function fieldLabels(properties: readonly INodeProperties[]): FieldLabels {
 	const labels = new Map<string, string>();
-	const choices = new Map<string, Set<string>>();
-	const allow = (path: string, property: INodeProperties) => {
-		const values = choiceValues(property);
-		if (!values) return;
-		const known = choices.get(path) ?? new Set<string>();
-		for (const value of values) known.add(value);
-		choices.set(path, known);
-	};
+	const choices: FieldChoices = new Map();
 	for (const property of properties) {
 		if (!labels.has(property.name)) labels.set(property.name, property.displayName);
-		allow(property.name, property);
+		addChoices(choices, property.name, property);
 		for (const option of property.options ?? []) {
 			if (isPropertyCollection(option)) {
 				const group = `${property.name}.${option.name}`;
 				labels.set(group, `${property.displayName}: ${option.displayName}`);
 				for (const value of option.values) {
 					labels.set(`${group}.${value.name}`, `${property.displayName}: ${option.displayName}: ${value.displayName}`);
-					allow(`${group}.${value.name}`, value);
+					addChoices(choices, `${group}.${value.name}`, value);
 				}
 			} else if ('displayName' in option && property.type === 'collection') {
 				labels.set(`${property.name}.${option.name}`, `${property.displayName}: ${option.displayName}`);
-				allow(`${property.name}.${option.name}`, option);
+				addChoices(choices, `${property.name}.${option.name}`, option);
 			}
 		}
 	}
@@ -224,14 +211,8 @@ export class ItemParameters {
 	 */
 	private checkChoice(path: string, value: unknown): void {
 		const allowed = this.labels.choices?.get(path);
-		if (!allowed || value === undefined || value === null || value === '') return;
-		const given = Array.isArray(value) ? value : [value];
-		const wrong = given.find((entry) => !((typeof entry === 'string' || typeof entry === 'number' || typeof entry === 'boolean') && allowed.has(String(entry))));
-		if (wrong === undefined) return;
-		const named = [...allowed].slice(0, 12).map((option) => quoted(option));
-		const list = `${named.join(', ')}${allowed.size > 12 ? ` and ${allowed.size - 12} more` : ''}`;
-		const what = typeof wrong === 'string' ? quoted(wrong) : typeof wrong === 'number' || typeof wrong === 'boolean' ? String(wrong) : kindOf(wrong);
-		this.fail(this.label(path), `must be one of ${list}, not ${what}`);
+		const problem = allowed && choiceProblem(allowed, value);
+		if (problem) this.fail(this.label(path), problem);
 	}
 
 	fail(label: string, problem: string, hint?: string): never {
