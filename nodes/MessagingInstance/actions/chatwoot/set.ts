@@ -25,10 +25,10 @@ export const setChatwoot: Operation = {
 	value: 'set',
 	name: 'Set',
 	action: 'Set the Chatwoot integration',
-	description: 'Connect the instance to a Chatwoot inbox, or disconnect it (needs Chatwoot enabled on the server)',
+	description: 'Connect the instance to a Chatwoot inbox, or switch it off keeping the stored connection (needs Chatwoot enabled on the server)',
 	v2Only: true,
 	properties: [
-		{ displayName: 'Enabled', name: 'chatwootEnabled', type: 'boolean', default: true, description: 'Whether the instance forwards its chats to Chatwoot (off disconnects it)' },
+		{ displayName: 'Enabled', name: 'chatwootEnabled', type: 'boolean', default: true, description: 'Whether the instance forwards its chats to Chatwoot (off keeps the stored URL, account, token and options)' },
 		{ displayName: 'Chatwoot URL', name: 'url', type: 'string', default: '', required: true, placeholder: 'https://chatwoot.example.com', displayOptions: WHEN_ENABLED, description: 'Address of the Chatwoot server' },
 		{ displayName: 'Account ID', name: 'accountId', type: 'string', default: '', required: true, placeholder: '1', displayOptions: WHEN_ENABLED, description: 'ID of the Chatwoot account' },
 		{
