@@ -1,18 +1,20 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
-import { inputError, readableServerText, serverMessages } from '../../shared/errors';
+import { inputError, operationError, readableServerText, serverMessages } from '../../shared/errors';
 import { Redactor, secretsIn, secretsOfUrl } from '../../shared/redact';
 import { apiRequest, openConnection } from '../../shared/transport';
 import { CLOUD_API_INTEGRATION, integrationIn, readWebhook, ROUTES } from '../../shared/routes';
 import { explainMissingRoute, isOlder, serverVersionOf, versionOrNewer } from '../../shared/serverVersion';
 import { dialectOf, type Dialect } from '../../shared/dialect';
 import { findOperation, labelsOf } from './index';
+import { operationTitle } from './resources';
 import { readPages } from './pages';
 import { ItemParameters, ParameterSource } from './parameters';
 import { FileOutput } from './fileOutput';
 import { findSentMessage, messageIdOf, nodeMessageId, runIndexOf, SendRecord } from './message/messageId';
 import type { BuiltRequest, Operation, OperationRun, Refusal } from './types';
+import { withStoredObject } from './updates';
 
 /** The operation's request for one item: its whole request, or its body and query. */
 async function buildRequest(operation: Operation, params: ItemParameters, dialect: Dialect, run: OperationRun): Promise<BuiltRequest> {
@@ -141,11 +143,10 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 		};
 		try {
 			if (operation.v2Only && !dialect.servesV2Routes) {
-				throw inputError(
+				throw operationError(
 					this.getNode(),
 					itemIndex,
-					'Operation',
-					`${operation.name} needs a v2.x server`,
+					`${operationTitle(operation)} needs an Evolution API v2.x server; the credential's Server Dialect is the ${dialect.label}`,
 					'Set the credential\'s Server Dialect to "Server v2.x" if the server runs version 2; servers of the documented interface do not have this route.',
 				);
 			}
@@ -153,16 +154,16 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 			if (minimum !== undefined) {
 				const version = await serverVersionOf(this, connection);
 				if (isOlder(version, minimum)) {
-					throw inputError(
+					throw operationError(
 						this.getNode(),
 						itemIndex,
-						'Operation',
-						`${operation.name} needs ${versionOrNewer(minimum)}; the server runs ${version}`,
+						`${operationTitle(operation)} needs ${versionOrNewer(minimum)}; this server is ${version}`,
 						'Upgrade the server, or choose another operation. If it was upgraded, set the credential\'s Server Version to "Detect Automatically" or to the new version.',
 					);
 				}
 			}
 			const params = new ItemParameters(parameters, itemIndex, labels);
+			params.checkChoices();
 			const instance = operation.scope === 'server' ? undefined : params.instanceName();
 			if (operation.cloudApiOnly && instance !== undefined) {
 				const integration = await integrationOf(instance, [...itemSecrets], itemIndex);
@@ -171,7 +172,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 						this.getNode(),
 						itemIndex,
 						'Instance',
-						`${operation.name} works only with WhatsApp Cloud API instances; "${instance}" is a ${integration === 'WHATSAPP-BAILEYS' ? 'Baileys' : integration} instance (${integration})`,
+						`${operationTitle(operation)} works only with WhatsApp Cloud API instances; "${instance}" is a ${integration === 'WHATSAPP-BAILEYS' ? 'Baileys' : integration} instance (${integration})`,
 						`Message templates are Meta's: they exist only for instances of the integration ${CLOUD_API_INTEGRATION} (WhatsApp Cloud API, with a business ID and Meta token). Choose such an instance.`,
 					);
 				}
@@ -182,7 +183,9 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 				if (version !== undefined) itemDialect = dialectOf(dialect.name, version);
 			}
 			const itemRoute = operation.itemPath ? operation.itemPath(params) : route;
-			const request = await buildRequest(operation, params, itemDialect, run);
+			const request = await withStoredObject(operation, params, await buildRequest(operation, params, itemDialect, run), async (read) =>
+				await apiRequest(this, connection, { method: 'GET', route: read, instance, secrets: [...itemSecrets] }, itemIndex),
+			);
 			learn(request);
 			const file = operation.binaryOutput ? new FileOutput(this, params, itemIndex, operation.binaryOutput) : undefined;
 			const send = async (built: BuiltRequest) => {
@@ -243,7 +246,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 					: new NodeOperationError(this.getNode(), caught as Error, { itemIndex }),
 			);
 			if (operation.minServerVersion !== undefined) {
-				error = explainMissingRoute(error, operation.name, operation.minServerVersion, this.getNode().type.endsWith('Tool'));
+				error = explainMissingRoute(error, operationTitle(operation), operation.minServerVersion, this.getNode().type.endsWith('Tool'));
 			}
 			const refusal = refusalOf(operation, error);
 			if (refusal) error = inputError(this.getNode(), itemIndex, labels.get(refusal.field) ?? refusal.field, refusal.problem, refusal.hint);

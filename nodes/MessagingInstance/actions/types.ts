@@ -141,7 +141,29 @@ export interface Operation {
 	 * wrong thing: the error then names the field and the item, and says what to do.
 	 */
 	refusals?: readonly Refusal[];
+	/**
+	 * How an operation that changes a stored object keeps what the user did not set. Every
+	 * operation that sets or updates something declares it (a contract test holds that), and the
+	 * router honours a read-modify-write.
+	 */
+	update?: UpdateRule;
 }
+
+/**
+ * - `sendOnlyWhatIsSet`: the body carries only the fields the item sets, and the server keeps
+ *   every stored field a body leaves out (or the body is the one value the operation changes);
+ * - `readModifyWrite`: the server requires the whole object and stores it as sent, so the
+ *   router reads the stored one first (GET `read`) and `merge` lays the item's fields over it.
+ */
+export type UpdateRule =
+	| { rule: 'sendOnlyWhatIsSet' }
+	| {
+			rule: 'readModifyWrite';
+			/** The instance route (GET) that answers the stored object. */
+			read(params: ItemParameters): string;
+			/** The body sent: the stored object (as `read` answered it) with the item's request body over it. */
+			merge(stored: unknown, body: IDataObject, params: ItemParameters): IDataObject;
+	  };
 
 /** A server's refusal the operation explains in terms of one of its fields. */
 export interface Refusal {
