@@ -17,10 +17,17 @@ import { register, release, replyBody, resume, waitFor } from './waits';
 /**
  * One delivery from the server: authorised (secret first), parsed once (delivery.ts),
  * filtered (instance, event, own messages, groups, repeats) and emitted, one item per event.
- * Anything that is not emitted is answered right here, so no workflow starts for it.
+ *
+ * Who answers: a delivery that starts the workflow is answered by n8n, after it recorded the
+ * execution (or, in queue mode, queued it): the webhook is `onReceived` and the node never
+ * writes to the response on that path, so a 2xx means "recorded", and an n8n that stops
+ * before that answers nothing and the server delivers again. The body is `webhookResponse`
+ * (the description's `responseData` is '', which makes n8n use it): `{"received":true}`,
+ * never the message. A delivery that starts nothing is answered with `webhookResponse` too
+ * (n8n answers it at once); only the refusals (401, 400, 409, 503) write their own status.
  */
 
-/** The small JSON answer to a delivery that started the workflow. */
+/** The small JSON answer to a delivery that started the workflow (n8n sends it once the execution is recorded). */
 export const ACCEPTED = { received: true };
 
 function firstValue(value: unknown): unknown {
@@ -129,14 +136,9 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 		for (const event of emitted) forget(scope, event.dedupeKey);
 		throw new NodeOperationError(node, redactError(error as Error, secrets.hidden));
 	}
-	if (items.length === 0) {
-		ctx.getResponseObject().status(200).json({ ...ACCEPTED, resumed: answered });
-		return { noWebhookResponse: true };
-	}
-	// Answered by the node: left to n8n, an `onReceived` webhook answers with the text
-	// "firstEntryJson" (the description's default response data).
-	ctx.getResponseObject().status(200).json(ACCEPTED);
-	return { noWebhookResponse: true, workflowData: [items] };
+	if (items.length === 0) return { webhookResponse: { ...ACCEPTED, resumed: answered } };
+	// n8n answers this one itself, after WorkflowRunner.run recorded the execution.
+	return { webhookResponse: ACCEPTED, workflowData: [items] };
 }
 
 /**
