@@ -69,4 +69,21 @@ describe.each<Dialect>(['documented', 'v2'])('who answers a delivery (%s)', (dia
 		expect(last()?.answeredBy).toBe('node');
 		expect(s.harness.emitted).toEqual([]);
 	});
+
+	it('the credential is read once per activation, not per delivery; a refused secret is refused on a fresh read', async () => {
+		const helper = s.harness.credentialsHelper;
+		const before = helper.decryptions;
+		for (let n = 0; n < 4; n++) expect((await post(message(`${dialect}-CR-${n}`))).status).toBe(200);
+		// The first delivery after activation reads the credential; the next ones use what it read.
+		expect(helper.decryptions - before).toBe(1);
+		expect(s.harness.emitted).toHaveLength(4);
+		expect((await post(message(`${dialect}-CR-X`), { secret: 'not-the-secret' })).status).toBe(401);
+		expect(helper.decryptions - before).toBe(2);
+		// Deactivating and activating again reads it anew (an edited credential is used from then on).
+		await s.harness.deactivate();
+		await s.harness.activate();
+		const reactivated = helper.decryptions;
+		expect((await post(message(`${dialect}-CR-5`))).status).toBe(200);
+		expect(helper.decryptions - reactivated).toBe(1);
+	});
 });
