@@ -57,6 +57,7 @@ import { restartChecks } from './restart';
 import { chatbotChecks } from './chatbots';
 import { otherRoutesChecks } from './otherRoutes';
 import { agentReviewChecks } from './agentReview';
+import { killDuringDeliveriesChecks } from './killDuringDeliveries';
 
 const report = new Report('e2e');
 const record = report.record.bind(report);
@@ -173,6 +174,9 @@ async function main(): Promise<void> {
 
 		// --- (w) a person approves or declines an AI agent's Send Text on WhatsApp (Human-in-the-Loop tool)
 		await agentReviewChecks(tools, rest, n8n.url);
+
+		// --- (x) n8n killed (SIGKILL) while deliveries arrive: no acknowledged message lost, none handled twice
+		await killDuringDeliveriesChecks(tools);
 
 		// --- (c) node types -------------------------------------------------------------
 		await nodeTypeChecks(report, rest);
