@@ -1,5 +1,5 @@
 /**
- * Check (x): n8n is killed (SIGKILL, its whole process group) while deliveries arrive, and
+ * Group `kill` (E2E_GROUPS=kill): n8n is killed (SIGKILL, its whole process group) while deliveries arrive, and
  * started again on the same user folder and port. The sandbox delivers with the servers'
  * retry policy (10 attempts, doubling backoff; here from 500 ms so the retries span the
  * restart). Afterwards:
@@ -14,7 +14,7 @@
  *   Items Processed in Previous Executions" on `{{ $json.dedupeKey }}`, kept in n8n's
  *   database) lets each message through in one execution at most.
  *
- * `tsx e2e/killDuringDeliveries.ts [version]` runs it alone (e2e/standalone.ts); e2e/run.ts
+ * `tsx e2e/killDuringDeliveries.ts [version]` runs it alone (e2e/standalone.ts); e2e/run.ts (e2e/groups.ts)
  * runs it too. Env: E2E_KILL_MESSAGES (messages, default 40).
  */
 import * as assert from 'node:assert/strict';
@@ -104,7 +104,7 @@ export async function killDuringDeliveriesChecks(tools: E2eTools): Promise<void>
 	const echo = process.env.E2E_VERBOSE === '1';
 	let n8n: N8nHandle | undefined;
 	try {
-		await tools.check('(x) n8n killed (SIGKILL) while deliveries arrive: every 2xx message is in an execution, the rest are delivered again, none is handled twice', async () => {
+		await tools.check('(kill) n8n killed (SIGKILL) while deliveries arrive: every 2xx message is in an execution, the rest are delivered again, none is handled twice', async () => {
 			n8n = await startN8n({ version: tools.version, userFolder: folder, port, echo });
 			let rest = await setupOwnerAndLogin(n8n.url);
 			const credential = (await rest.call('POST', '/credentials', { name: 'Sandbox (kill)', type: 'messagingInstanceApi', data: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, dialect: 'documented' } })) as { id: string };
