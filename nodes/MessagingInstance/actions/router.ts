@@ -1,8 +1,9 @@
-import { NodeOperationError, sleepWithAbort } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
 import { inputError, readableServerText, serverMessages } from '../../shared/errors';
 import { Redactor, secretsIn, secretsOfUrl } from '../../shared/redact';
+import { pause as pauseFor } from '../../shared/pause';
 import { apiRequest, cancelSignalOf, openConnection } from '../../shared/transport';
 import { CLOUD_API_INTEGRATION, integrationIn, readWebhook, ROUTES } from '../../shared/routes';
 import { explainMissingRoute, isOlder, serverVersionOf, versionOrNewer } from '../../shared/serverVersion';
@@ -109,10 +110,8 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	// An operation that waits reads its limit before the first send; it waits once, for all items.
 	const waitTill = operation.waitsForAnswer?.(new ItemParameters(parameters, 0, labels));
 	let sentCount = 0;
-	// An operation's wait: n8n's own sleep, ended by the execution's cancel signal (never a bare timer).
-	const pause = async (ms: number) => {
-		if (ms > 0) await sleepWithAbort(ms, cancelSignalOf(this));
-	};
+	// An operation's wait: n8n's own sleep, ended by the execution's cancel signal (never a timer of ours).
+	const pause = async (ms: number) => await pauseFor(ms, cancelSignalOf(this));
 	// The integration of each instance, asked once per execution (undefined: the server did not say).
 	const integrations = new Map<string, string | undefined>();
 	const integrationOf = async (instance: string, secrets: string[], itemIndex: number): Promise<string | undefined> => {

@@ -132,8 +132,8 @@ export interface Operation {
 	waitsForAnswer?(params: ItemParameters): Date;
 	/**
 	 * The item waits before its first request (Collect Burst: until the contact has been quiet),
-	 * this many milliseconds after the node started: the router pauses with n8n's
-	 * `sleepWithAbort` on the execution's cancel signal, so a stopped execution stops waiting.
+	 * this many milliseconds after the node started: the router pauses with n8n-workflow's
+	 * sleep on the execution's cancel signal (shared/pause.ts), so a stopped execution stops waiting.
 	 * Measured from the node's start, the items of one run wait together, not one after another.
 	 * Read after the item's request is built, so bad input fails before any wait.
 	 */
