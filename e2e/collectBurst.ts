@@ -95,12 +95,12 @@ function replies(sandbox: Sandbox): string[] {
 
 const pause = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Waits until no run of the workflow is running or waiting (every run of a burst has ended). */
-async function settled(tools: E2eTools, rest: RestClient, workflowId: string): Promise<void> {
+/** Waits until the workflow has `count` runs and none is running or waiting (every run of a burst has ended). */
+async function settled(tools: E2eTools, rest: RestClient, workflowId: string, count: number): Promise<void> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	await tools.waitFor('every run of the burst to end', async () => {
+	await tools.waitFor(`${count} runs to end`, async () => {
 		const page = (await rest.call('GET', `/executions?filter=${filter}&limit=50`)) as { results: Array<{ status: string }> };
-		return page.results.length > 0 && page.results.every((run) => !['running', 'new', 'waiting'].includes(run.status)) ? true : undefined;
+		return page.results.length >= count && page.results.every((run) => !['running', 'new', 'waiting'].includes(run.status)) ? true : undefined;
 	}, 60_000);
 }
 
@@ -143,7 +143,7 @@ export async function collectBurstChecks(tools: E2eTools, rest: RestClient, n8nU
 
 		await tools.check('(x) three messages 1 s apart get ONE reply holding all three', async () => {
 			await contactWrites(sandbox, [{ id: 'XB1', text: 'hi' }, { id: 'XB2', text: 'I need help' }, { id: 'XB3', text: 'with my order 4411' }], 1000);
-			await settled(tools, rest, id);
+			await settled(tools, rest, id, 3);
 			assert.deepEqual(replies(sandbox), [`${REPLY_PREFIX}hi\nI need help\nwith my order 4411`], await whatHappened(rest, sandbox, id));
 			// Three runs, each one Find Messages of the chat, after its quiet time.
 			const reads = (sandbox.requests as any[]).filter((r) => r.path === '/chat/findMessages/demo');
@@ -152,19 +152,19 @@ export async function collectBurstChecks(tools: E2eTools, rest: RestClient, n8nU
 
 		await tools.check('(x) a fourth message after the reply starts a new burst: one more reply, with it alone', async () => {
 			await contactWrites(sandbox, [{ id: 'XB4', text: 'thanks!' }], 0);
-			await settled(tools, rest, id);
+			await settled(tools, rest, id, 4);
 			assert.deepEqual(replies(sandbox), [`${REPLY_PREFIX}hi\nI need help\nwith my order 4411`, `${REPLY_PREFIX}thanks!`]);
 		});
 
 		await tools.check('(x) a text and a voice note in one burst: one reply with the text, and the voice note reaches the workflow as a file (Download Media of its message id)', async () => {
 			const before = replies(sandbox).length;
 			await contactWrites(sandbox, [{ id: 'XB5', text: 'listen to this' }, { id: 'XB6', media: { kind: 'audio', mimetype: 'audio/ogg; codecs=opus', base64: VOICE } }], 1000);
-			await settled(tools, rest, id);
+			await settled(tools, rest, id, 6);
 			const answers = replies(sandbox).slice(before);
 			assert.equal(answers.length, 2, JSON.stringify(answers));
 			assert.ok(answers.includes(`${REPLY_PREFIX}listen to this`), JSON.stringify(answers));
-			// The file's type as n8n's binary data has it: the downloaded file, not a name in the JSON.
-			assert.ok(answers.some((text) => /^File: audio\/ogg, /.test(text)), JSON.stringify(answers));
+			// The file's type and size as n8n's binary data has them: the downloaded file itself.
+			assert.ok(answers.includes(`File: audio/ogg; codecs=opus, ${Buffer.from(VOICE, 'base64').length} B`), JSON.stringify(answers));
 			const downloads = (sandbox.requests as any[]).filter((r) => r.path === '/chat/getBase64FromMediaMessage/demo');
 			assert.deepEqual(downloads.map((r) => r.body?.message?.key?.id), ['XB6']);
 		});

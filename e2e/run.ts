@@ -45,6 +45,7 @@ import { setUpV2, v2CliChecks, v2ServerChecks, type E2eTools, type V2Run } from 
 import { agentChecks } from './agent';
 import { sendAndWaitChecks } from './sendAndWait';
 import { chatReplyChecks } from './chatReply';
+import { collectBurstChecks } from './collectBurst';
 import { serverVersionChecks } from './serverVersions';
 import { retriedSendChecks } from './retriedSend';
 import { creatorEntryChecks } from './creator';
@@ -170,6 +171,9 @@ async function main(): Promise<void> {
 
 		// --- (v) Send and Wait answered in the chat: the trigger hands the reply to the waiting run
 		await chatReplyChecks(tools, rest, n8n.url);
+
+		// --- (x) Collect Burst: one reply per burst of messages, files through Download Media
+		await collectBurstChecks(tools, rest, n8n.url);
 
 		// --- (w) a person approves or declines an AI agent's Send Text on WhatsApp (Human-in-the-Loop tool)
 		await agentReviewChecks(tools, rest, n8n.url);
