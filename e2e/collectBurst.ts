@@ -1,5 +1,5 @@
 /**
- * (x) Collect Burst in a real n8n: the recipe "answer once per burst". An active workflow
+ * (y) Collect Burst in a real n8n: the recipe "answer once per burst". An active workflow
  * Messaging Instance Trigger → Collect Burst (Quiet Seconds 2) → Send Text `You said: {{ $json.text }}`
  * to the chat, with a second branch for files: Split Out `messages` → Filter `hasFile` →
  * Download Media by `{{ $json.messageId }}` → Send Text naming the file. On a v2 sandbox:
@@ -9,7 +9,7 @@
  * - a text and a voice note in one burst: one reply with the text, and the voice note reaches
  *   the workflow as a file (Download Media of its message id, the exact bytes).
  *
- *   tsx e2e/collectBurst.ts [version]   runs (x) alone: packs, installs into a temp user
+ *   tsx e2e/collectBurst.ts [version]   runs (y) alone: packs, installs into a temp user
  *                                       folder, starts n8n and a v2 sandbox (~1 min)
  */
 import * as assert from 'node:assert/strict';
@@ -35,7 +35,7 @@ const VOICE = Buffer.from('OggS burst voice note').toString('base64');
  * Download Media → Send Text naming the file.
  */
 export function burstWorkflow(credId: string, credName: string, instance = 'demo'): WorkflowSpec {
-	const echo = replyWorkflow(credId, { instance, name: `e2e (x): answer once per burst (${instance})`, credentialName: credName });
+	const echo = replyWorkflow(credId, { instance, name: `e2e (y): answer once per burst (${instance})`, credentialName: credName });
 	const [trigger, reply] = echo.nodes as [Record<string, unknown>, { name: string } & Record<string, unknown>];
 	const action = (name: string, parameters: Record<string, unknown>, x: number, y = 0) => ({
 		id: randomUUID(),
@@ -138,10 +138,10 @@ export async function collectBurstChecks(tools: E2eTools, rest: RestClient, n8nU
 		workflowId = String(created.id);
 		const id = workflowId;
 
-		const ready = await tools.check("(x) the burst workflow is active: the instance's webhook points at it", async () => await publish(tools, rest, n8nUrl, sandbox, 'demo', id));
+		const ready = await tools.check("(y) the burst workflow is active: the instance's webhook points at it", async () => await publish(tools, rest, n8nUrl, sandbox, 'demo', id));
 		if (!ready) return;
 
-		await tools.check('(x) three messages 1 s apart get ONE reply holding all three', async () => {
+		await tools.check('(y) three messages 1 s apart get ONE reply holding all three', async () => {
 			await contactWrites(sandbox, [{ id: 'XB1', text: 'hi' }, { id: 'XB2', text: 'I need help' }, { id: 'XB3', text: 'with my order 4411' }], 1000);
 			await settled(tools, rest, id, 3);
 			assert.deepEqual(replies(sandbox), [`${REPLY_PREFIX}hi\nI need help\nwith my order 4411`], await whatHappened(rest, sandbox, id));
@@ -150,13 +150,13 @@ export async function collectBurstChecks(tools: E2eTools, rest: RestClient, n8nU
 			assert.deepEqual(reads.map((r) => r.body), Array(3).fill({ where: { key: { remoteJid: CONTACT_JID, remoteJidAlt: CONTACT_JID } }, page: 1, offset: 50 }));
 		});
 
-		await tools.check('(x) a fourth message after the reply starts a new burst: one more reply, with it alone', async () => {
+		await tools.check('(y) a fourth message after the reply starts a new burst: one more reply, with it alone', async () => {
 			await contactWrites(sandbox, [{ id: 'XB4', text: 'thanks!' }], 0);
 			await settled(tools, rest, id, 4);
 			assert.deepEqual(replies(sandbox), [`${REPLY_PREFIX}hi\nI need help\nwith my order 4411`, `${REPLY_PREFIX}thanks!`]);
 		});
 
-		await tools.check('(x) a text and a voice note in one burst: one reply with the text, and the voice note reaches the workflow as a file (Download Media of its message id)', async () => {
+		await tools.check('(y) a text and a voice note in one burst: one reply with the text, and the voice note reaches the workflow as a file (Download Media of its message id)', async () => {
 			const before = replies(sandbox).length;
 			await contactWrites(sandbox, [{ id: 'XB5', text: 'listen to this' }, { id: 'XB6', media: { kind: 'audio', mimetype: 'audio/ogg; codecs=opus', base64: VOICE } }], 1000);
 			await settled(tools, rest, id, 6);
