@@ -68,7 +68,7 @@ export interface ApiRequest {
 }
 
 /** The execution's own cancel signal, where the context has one (an execution stopped by the user). */
-function cancelSignalOf(ctx: RequestContext): AbortSignal | undefined {
+export function cancelSignalOf(ctx: RequestContext): AbortSignal | undefined {
 	const context = ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined };
 	return typeof context.getExecutionCancelSignal === 'function' ? context.getExecutionCancelSignal() : undefined;
 }

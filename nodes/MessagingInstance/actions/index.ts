@@ -74,6 +74,7 @@ import { addLabelToChat } from './label/addToChat';
 import { getManyLabels } from './label/getMany';
 import { removeLabelFromChat } from './label/removeFromChat';
 import { deleteMessage } from './message/delete';
+import { collectBurst } from './message/collectBurst';
 import { downloadMedia } from './message/downloadMedia';
 import { getManyMessages } from './message/getMany';
 import { getPollVotes } from './message/getPollVotes';
@@ -142,6 +143,7 @@ export const OPERATIONS: readonly Operation[] = [
 	markAsRead,
 	markAsPlayed,
 	deleteMessage,
+	collectBurst,
 	// Chat
 	checkNumbers,
 	getChat,

@@ -3,7 +3,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } f
 
 import { inputError, operationError, readableServerText, serverMessages } from '../../shared/errors';
 import { Redactor, secretsIn, secretsOfUrl } from '../../shared/redact';
-import { apiRequest, openConnection } from '../../shared/transport';
+import { pause as pauseFor } from '../../shared/pause';
+import { apiRequest, cancelSignalOf, openConnection } from '../../shared/transport';
 import { CLOUD_API_INTEGRATION, integrationIn, readWebhook, ROUTES } from '../../shared/routes';
 import { explainMissingRoute, isOlder, serverVersionOf, versionOrNewer } from '../../shared/serverVersion';
 import { dialectOf, type Dialect } from '../../shared/dialect';
@@ -76,6 +77,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	if (!operation) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not known`);
 	}
+	const startedAt = Date.now();
 	const connection = await openConnection(this);
 	const dialect = connection.dialect;
 	const route = typeof operation.path === 'function' ? operation.path(dialect) : operation.path;
@@ -110,6 +112,8 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	// An operation that waits reads its limit before the first send; it waits once, for all items.
 	const waitTill = operation.waitsForAnswer?.(new ItemParameters(parameters, 0, labels));
 	let sentCount = 0;
+	// An operation's wait: n8n's own sleep, ended by the execution's cancel signal (never a timer of ours).
+	const pause = async (ms: number) => await pauseFor(ms, cancelSignalOf(this));
 	// The integration of each instance, asked once per execution (undefined: the server did not say).
 	const integrations = new Map<string, string | undefined>();
 	const integrationOf = async (instance: string, secrets: string[], itemIndex: number): Promise<string | undefined> => {
@@ -211,8 +215,12 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 				file?.checkAnswer();
 				return response;
 			};
+			const waitMs = operation.waitsBeforeRequest?.(params);
+			if (waitMs !== undefined) await pause(startedAt + waitMs - Date.now());
 			let results: IDataObject[];
-			if (operation.pagination) {
+			if (operation.readAnswer) {
+				results = await operation.readAnswer(params, request, { ask: send, pause, startedAt });
+			} else if (operation.pagination) {
 				results = await readPages(this.getNode(), operation.pagination, params, request, send, connection.timeoutMs);
 			} else {
 				const messageId = sends ? messageIdOf(request) : undefined;

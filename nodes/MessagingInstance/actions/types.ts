@@ -131,6 +131,21 @@ export interface Operation {
 	 */
 	waitsForAnswer?(params: ItemParameters): Date;
 	/**
+	 * The item waits before its first request (Collect Burst: until the contact has been quiet),
+	 * this many milliseconds after the node started: the router pauses with n8n-workflow's
+	 * sleep on the execution's cancel signal (shared/pause.ts), so a stopped execution stops waiting.
+	 * Measured from the node's start, the items of one run wait together, not one after another.
+	 * Read after the item's request is built, so bad input fails before any wait.
+	 */
+	waitsBeforeRequest?(params: ItemParameters): number;
+	/**
+	 * The operation reads its answer in several requests (and may pause between them) and makes
+	 * the item's outputs itself — none when this item has nothing to output. Each request goes
+	 * the router's way (`ask`: errors, secrets, timeout); `pause` is the router's cancellable
+	 * wait. Without it, one request (or `pagination`) answers the item.
+	 */
+	readAnswer?(params: ItemParameters, request: BuiltRequest, exchange: Exchange): Promise<IDataObject[]>;
+	/**
 	 * The send carries a message id (`body.messageId`, see message/messageId.ts): its output
 	 * item names the id, and when n8n runs the node again in the same execution the router
 	 * looks the id up and sends only when the server does not have the message.
@@ -188,6 +203,16 @@ export interface OperationRun {
 	 * status and the answer, whatever the status.
 	 */
 	postToN8n(url: string, body: IDataObject, headers: Record<string, string>): Promise<{ status: number; body: unknown }>;
+}
+
+/** What the router lends an operation that reads its answer itself (`readAnswer`). */
+export interface Exchange {
+	/** Sends one request of the item, as the router sends any (its route unless `built.route`). */
+	ask(built: BuiltRequest): Promise<unknown>;
+	/** Waits, stopping with an error when the execution is cancelled. */
+	pause(ms: number): Promise<void>;
+	/** When the node started this run (ms since the epoch, n8n's clock). */
+	startedAt: number;
 }
 
 /** The request an operation built for one item. */
