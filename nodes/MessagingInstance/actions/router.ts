@@ -12,6 +12,7 @@ import { readPages } from './pages';
 import { ItemParameters, ParameterSource } from './parameters';
 import { FileOutput } from './fileOutput';
 import { findSentMessage, messageIdOf, nodeMessageId, runIndexOf, SendRecord } from './message/messageId';
+import { Campaign } from './message/sending/campaign';
 import type { BuiltRequest, Operation, OperationRun, Refusal } from './types';
 
 /** The operation's request for one item: its whole request, or its body and query. */
@@ -108,6 +109,10 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	// An operation that waits reads its limit before the first send; it waits once, for all items.
 	const waitTill = operation.waitsForAnswer?.(new ItemParameters(parameters, 0, labels));
 	let sentCount = 0;
+	// A send's Sending options (pace, typing, rate limits, accounts checked, stop): message/sending/.
+	const campaign = operation.sendsMessage
+		? await Campaign.open(this, operation.sendsMessage, connection, (itemIndex) => new ItemParameters(parameters, itemIndex, labels))
+		: undefined;
 	// The integration of each instance, asked once per execution (undefined: the server did not say).
 	const integrations = new Map<string, string | undefined>();
 	const integrationOf = async (instance: string, secrets: string[], itemIndex: number): Promise<string | undefined> => {
@@ -131,6 +136,11 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	};
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		const held = campaign?.held(itemIndex);
+		if (held) {
+			output.push({ json: held, pairedItem: { item: itemIndex } });
+			continue;
+		}
 		const itemSecrets = new Set<string>(connectionSecrets);
 		let redactor = new Redactor(itemSecrets);
 		const learn = (value: unknown) => {
@@ -182,7 +192,8 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 				if (version !== undefined) itemDialect = dialectOf(dialect.name, version);
 			}
 			const itemRoute = operation.itemPath ? operation.itemPath(params) : route;
-			const request = await buildRequest(operation, params, itemDialect, run);
+			const built = await buildRequest(operation, params, itemDialect, run);
+			const request = campaign ? campaign.typed(built) : built;
 			learn(request);
 			const file = operation.binaryOutput ? new FileOutput(this, params, itemIndex, operation.binaryOutput) : undefined;
 			const send = async (built: BuiltRequest) => {
@@ -213,21 +224,18 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 				results = await readPages(this.getNode(), operation.pagination, params, request, send, connection.timeoutMs);
 			} else {
 				const messageId = sends ? messageIdOf(request) : undefined;
+				const lookUp = async () => {
+					const stored = await findSentMessage(this, connection, { instance, messageId: messageId as string, secrets: [...itemSecrets], itemIndex });
+					learn(stored);
+					return stored;
+				};
+				const attempt = async () =>
+					campaign ? await campaign.send(async () => await send(request), messageId !== undefined ? lookUp : undefined) : await send(request);
 				// A send n8n retries may have gone out in the try before: then the stored message answers.
-				const response =
-					sends && messageId !== undefined
-						? await sends.sendOnce(
-								itemIndex,
-								async () => {
-									const stored = await findSentMessage(this, connection, { instance, messageId, secrets: [...itemSecrets], itemIndex });
-									learn(stored);
-									return stored;
-								},
-								async () => await send(request),
-							)
-						: await send(request);
+				const response = sends && messageId !== undefined ? await sends.sendOnce(itemIndex, lookUp, attempt) : await attempt();
 				results = operation.toItems ? operation.toItems(response, params) : [asItemJson(response)];
 				if (messageId !== undefined) results = results.map((result) => ({ ...result, messageId: sentIdOf(result) ?? messageId }));
+				if (campaign) results = campaign.sent(results);
 			}
 			for (const record of results) {
 				const json = redactedOutput(operation, redactor, record);
@@ -247,10 +255,12 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 			}
 			const refusal = refusalOf(operation, error);
 			if (refusal) error = inputError(this.getNode(), itemIndex, labels.get(refusal.field) ?? refusal.field, refusal.problem, refusal.hint);
+			const outcome = campaign?.failed(error);
 			if (this.continueOnFail()) {
 				const httpCode = (error as { httpCode?: string | null }).httpCode;
 				output.push({
 					json: redactor.deep({
+						...outcome,
 						error: error.message,
 						...(error.description ? { description: error.description } : {}),
 						...(httpCode ? { httpCode } : {}),

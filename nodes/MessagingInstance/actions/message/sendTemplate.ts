@@ -19,6 +19,7 @@ export const sendTemplate: Operation = {
 		componentsProperty(false, 'The values of the template\'s variables, a JSON list as Meta defines it, e.g. [{"type":"body","parameters":[{"type":"text","text":"Ana"}]}]; empty for a template without variables'),
 	],
 	path: '/message/sendTemplate',
+	sendsMessage: { toNumber: true },
 	buildBody: (params) => {
 		const body: IDataObject = {
 			number: params.recipient('number'),
