@@ -74,15 +74,18 @@ export class InjectedFailures {
 		this.rules.push({ status: opts.status, message: opts.message, times: opts.times ?? 1, path: opts.path });
 	}
 
-	/** The failure this request gets (counted as used), or undefined. */
-	take(path: string): FailRule | undefined {
+	/**
+	 * The failure this request gets (counted as used), or undefined: at `route` an injected one,
+	 * at `send` (a send past the server's own checks, as WhatsApp sees it) a refusal of WhatsApp's.
+	 */
+	take(path: string, stage: 'route' | 'send' = 'route'): FailRule | undefined {
+		if (stage === 'send') return this.refusal(path);
 		const rule = this.rules.find((r) => !r.path || path.includes(r.path));
 		if (rule) {
 			rule.times -= 1;
 			if (rule.times <= 0) this.rules.splice(this.rules.indexOf(rule), 1);
-			return rule;
 		}
-		return this.refusal(path);
+		return rule;
 	}
 
 	clear(): void {

@@ -36,6 +36,8 @@ export interface Sandbox {
 	readonly stateNote?: string;
 	/** with a state file: writes the state now (it is also written shortly after each change and on close) */
 	saveState(): void;
+	/** forgets recorded requests, injected failures and refusals, stored media and the chat log */
+	reset(): void;
 	failNext(opts: FailOptions): void;
 	/**
 	 * WhatsApp refuses sends as the real server reports it: `rateOverlimit` (400 "Error:

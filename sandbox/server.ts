@@ -97,7 +97,7 @@ class SandboxImpl implements Sandbox {
 			maxDelayMs: this.maxDelayMs,
 			instance: (name) => this.instance(name),
 			instances: () => this.instances(),
-			takeFailure: (path) => this.failures.take(path),
+			takeFailure: (path, stage) => this.failures.take(path, stage),
 			sleep: (ms) => this.sleep(ms),
 			addChat: (e) => this.addChat(e),
 			emit: (inst, event, data) => void this.track(deliver(this.delivery, inst, event, data)),
