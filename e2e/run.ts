@@ -47,6 +47,7 @@ import { sendAndWaitChecks } from './sendAndWait';
 import { chatReplyChecks } from './chatReply';
 import { serverVersionChecks } from './serverVersions';
 import { retriedSendChecks } from './retriedSend';
+import { campaignChecks } from './campaign';
 import { creatorEntryChecks } from './creator';
 import { Report, waitFor } from './report';
 import type { Sandbox } from './expect';
@@ -158,6 +159,9 @@ async function main(): Promise<void> {
 
 		// --- (s) a send retried by n8n's Retry On Fail after a late answer: one message, one id
 		await retriedSendChecks(tools, rest);
+
+		// --- (campaign) sending to many: pace, accounts checked, rate limit recovered, stop on logout
+		await campaignChecks(tools, rest);
 
 		// --- (r) what the node creator shows: the merged entry's description, the first action --
 		await creatorEntryChecks(tools, rest);
