@@ -126,7 +126,7 @@ export async function campaignChecks(tools: E2eTools, rest: RestClient): Promise
 		await tools.check('(campaign) the rate-overlimit at the 12th contact is waited out and its message goes out; the logout at the 20th stops the run: 10 contacts not sent', async () => {
 			const sends = requests.filter((r) => r.path === '/message/sendText/demo');
 			const toContact12 = sends.filter((r) => r.body.number === numberOf(RATE_LIMITED_AT)).map((r) => r.status);
-			assert.deepEqual(toContact12, [400, 201]);
+			assert.deepEqual(toContact12, [400, 201], `outcomes ${JSON.stringify(output.map((item) => [item.json.outcome, item.json.error ?? item.json.reason]))}; requests ${JSON.stringify(requests.map((r) => [r.path, r.status]))}`);
 			assert.equal(output[RATE_LIMITED_AT - 1].json.outcome, 'sent');
 			assert.equal(output[LOGGED_OUT_AT - 1].json.outcome, 'failed');
 			assert.match(String(output[LOGGED_OUT_AT - 1].json.error), /Connection Closed/);

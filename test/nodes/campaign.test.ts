@@ -4,8 +4,8 @@ import type { Sandbox } from '../../sandbox/sandbox';
 
 import { fieldsOf, OPERATIONS } from '../../nodes/MessagingInstance/actions/index';
 import { CHECK_BATCH } from '../../nodes/MessagingInstance/actions/message/sending/accounts';
-import { MESSAGE_IDS } from '../harness/engine';
-import { run, useSandbox } from './helpers';
+import { MESSAGE_IDS, runNode } from '../harness/engine';
+import { credentialsFor, run, useSandbox } from './helpers';
 
 /**
  * Sending to many (issue 33): the Sending options every send gets from the registry, run
@@ -71,7 +71,7 @@ describe('sending to many (v2)', () => {
 		expect(Object.keys(result.items[1].json).sort()).toEqual(['description', 'error', 'httpCode']);
 	});
 
-	test('Pace: the first message goes at once, each next one a random time inside the window after the one before', async () => {
+	test('Pace: the first message goes at once, each next one a random time inside the window after the answer to the one before', async () => {
 		const started = Date.now();
 		const result = await run(sandbox.current, text({ pauseMinSeconds: 0.2, pauseMaxSeconds: 0.35 }), { items: numbersOf(4) });
 		expect(result.error).toBeUndefined();
@@ -83,6 +83,19 @@ describe('sending to many (v2)', () => {
 			expect(at[i] - at[i - 1]).toBeLessThan(350 + 150);
 		}
 		expect(result.items.map((item) => item.json.outcome)).toEqual(['sent', 'sent', 'sent', 'sent']);
+	});
+
+	test('Pace: stopping the execution ends a pause at once; nothing more is sent', async () => {
+		const started = Date.now();
+		const result = await runNode({
+			parameters: { instance: 'demo', ...text({ pauseMinSeconds: 60, pauseMaxSeconds: 60 }) },
+			items: numbersOf(3),
+			credentials: credentialsFor(sandbox.current),
+			cancelAfterMs: 700,
+		});
+		expect(Date.now() - started).toBeLessThan(5000);
+		expect(sends(sandbox.current)).toHaveLength(1);
+		expect(result.items).toHaveLength(0);
 	});
 
 	test('Typing: the server is asked for a delay that grows with the text, inside the bounds; a Delay the user set wins', async () => {

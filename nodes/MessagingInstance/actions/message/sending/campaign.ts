@@ -1,5 +1,5 @@
-import { sleepWithAbort } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { CHECK_NUMBERS_PATH } from '../../../../shared/routes';
 import { apiRequest, type Connection } from '../../../../shared/transport';
@@ -66,15 +66,33 @@ function retryAfterMs(error: unknown): number | undefined {
 	return match ? Number(match[1]) * 1000 : undefined;
 }
 
-const realClock = (signal: AbortSignal | undefined): Clock => ({
+/** The longest slice of a wait: a stopped execution ends a pause, typing or rate-limit wait within this time. */
+export const WAIT_SLICE_MS = 200;
+
+/**
+ * Waits in slices of n8n-workflow's `sleep`, looking at the execution's cancel signal between
+ * them. Not `sleepWithAbort`: the n8n-workflow of n8n 2.40 (which a community node gets at run
+ * time) no longer exports it, and a node calling it fails on every pause.
+ */
+const realClock = (node: INode, signal: AbortSignal | undefined): Clock => ({
 	now: () => Date.now(),
-	sleep: async (ms) => await sleepWithAbort(ms, signal),
+	sleep: async (ms) => {
+		const end = Date.now() + ms;
+		for (let left = ms; left > 0; left = end - Date.now()) {
+			if (signal?.aborted) throw new NodeOperationError(node, 'The execution was stopped during a pause between messages');
+			await sleep(Math.min(left, WAIT_SLICE_MS));
+		}
+	},
 	random: () => Math.random(),
 });
 
 export class Campaign {
-	/** When the last message of this run went to the server (its first try or a retry). */
-	private lastSendAt: number | undefined;
+	/**
+	 * When the server answered the last message of this run (its first try or a retry): the
+	 * pause counts from there, so the server sees at least the pause between two messages
+	 * however long the request took on its way.
+	 */
+	private lastAnswerAt: number | undefined;
 	private failuresInARow = 0;
 	/** Why the run stopped sending, once it has. */
 	private stoppedBecause: string | undefined;
@@ -104,7 +122,7 @@ export class Campaign {
 		const checkNumbers = async (instance: string, numbers: string[]) =>
 			await apiRequest(ctx, connection, { route: CHECK_NUMBERS_PATH[connection.dialect.name], instance, body: { numbers } });
 		const accounts = settings.onlyNumbersWithAccount ? await checkAccounts(itemCount, itemParameters, checkNumbers) : new Map();
-		return new Campaign(settings, accounts, clock ?? realClock(signal));
+		return new Campaign(settings, accounts, clock ?? realClock(ctx.getNode(), signal));
 	}
 
 	/** What an item comes out as when it is not sent (no account, or the run has stopped); undefined: send it. */
@@ -142,6 +160,7 @@ export class Campaign {
 			await this.pause();
 			// The send's own error (already the node's, redacted) goes on as it is when it is not retried.
 			const [attempt] = await Promise.allSettled([send()]);
+			this.lastAnswerAt = this.clock.now();
 			if (attempt.status === 'fulfilled') return attempt.value;
 			const error: unknown = attempt.reason;
 			const wait = rateLimit && retry < rateLimit.retries && isRateLimit(error)
@@ -155,15 +174,13 @@ export class Campaign {
 		}
 	}
 
-	/** The pause before a message: a random time in the window since the last one went out; none before the first. */
+	/** The pause before a message: a random time in the window since the last one was answered; none before the first. */
 	private async pause(): Promise<void> {
 		const pause = this.settings.pause;
-		if (pause && this.lastSendAt !== undefined) {
-			const due = this.lastSendAt + pause.minMs + this.clock.random() * (pause.maxMs - pause.minMs);
-			const wait = due - this.clock.now();
-			if (wait > 0) await this.clock.sleep(wait);
-		}
-		this.lastSendAt = this.clock.now();
+		if (!pause || this.lastAnswerAt === undefined) return;
+		const due = this.lastAnswerAt + pause.minMs + this.clock.random() * (pause.maxMs - pause.minMs);
+		const wait = due - this.clock.now();
+		if (wait > 0) await this.clock.sleep(wait);
 	}
 
 	/** The output of a sent item: its records, each saying it was sent and naming the message's id. */
