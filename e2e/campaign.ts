@@ -145,6 +145,7 @@ export async function campaignChecks(tools: E2eTools, rest: RestClient): Promise
 			// After a rate limit the node waits the rate limit's wait (1 s, doubling, plus up to 1 s), not the pace.
 			const paced = gaps.filter((g) => !g.afterRefusal).map((g) => g.gap);
 			assert.ok(paced.every((gap) => gap >= PAUSE_MS.min - 5 && gap <= PAUSE_MS.max + 250), `pauses outside the window: ${JSON.stringify(paced)}`);
+			console.log(`(campaign) ${paced.length} paced gaps between sends, ${Math.min(...paced)}–${Math.max(...paced)} ms (window ${PAUSE_MS.min}–${PAUSE_MS.max} ms)`);
 			const delivered = (sandbox.chat as any[]).filter((line) => line.direction === 'out');
 			const chats = delivered.map((line) => line.chat);
 			assert.equal(new Set(chats).size, chats.length, `a contact got two messages: ${JSON.stringify(chats)}`);

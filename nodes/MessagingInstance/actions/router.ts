@@ -136,11 +136,6 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	};
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		const held = campaign?.held(itemIndex);
-		if (held) {
-			output.push({ json: held, pairedItem: { item: itemIndex } });
-			continue;
-		}
 		const itemSecrets = new Set<string>(connectionSecrets);
 		let redactor = new Redactor(itemSecrets);
 		const learn = (value: unknown) => {
@@ -150,6 +145,11 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 			redactor = new Redactor(itemSecrets);
 		};
 		try {
+			const held = campaign?.held(itemIndex);
+			if (held) {
+				output.push({ json: held, pairedItem: { item: itemIndex } });
+				continue;
+			}
 			if (operation.v2Only && !dialect.servesV2Routes) {
 				throw inputError(
 					this.getNode(),
@@ -192,8 +192,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 				if (version !== undefined) itemDialect = dialectOf(dialect.name, version);
 			}
 			const itemRoute = operation.itemPath ? operation.itemPath(params) : route;
-			const built = await buildRequest(operation, params, itemDialect, run);
-			const request = campaign ? campaign.typed(built) : built;
+			const request = await buildRequest(operation, params, itemDialect, run);
 			learn(request);
 			const file = operation.binaryOutput ? new FileOutput(this, params, itemIndex, operation.binaryOutput) : undefined;
 			const send = async (built: BuiltRequest) => {
@@ -230,7 +229,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 					return stored;
 				};
 				const attempt = async () =>
-					campaign ? await campaign.send(async () => await send(request), messageId !== undefined ? lookUp : undefined) : await send(request);
+					campaign ? await campaign.send(async () => await send(campaign.typed(request)), messageId !== undefined ? lookUp : undefined) : await send(request);
 				// A send n8n retries may have gone out in the try before: then the stored message answers.
 				const response = sends && messageId !== undefined ? await sends.sendOnce(itemIndex, lookUp, attempt) : await attempt();
 				results = operation.toItems ? operation.toItems(response, params) : [asItemJson(response)];
