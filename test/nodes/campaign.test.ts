@@ -210,3 +210,17 @@ describe('sending to many (v2)', () => {
 		expect(sandbox.current.requests).toHaveLength(0);
 	});
 });
+
+describe('sending to many (documented interface)', () => {
+	const sandbox = useSandbox('documented');
+
+	test('Only numbers with an account asks the documented route, and typing goes in the same `delay` field', async () => {
+		const items = [{ to: '5511999990001' }, { to: '0511999990002' }];
+		const result = await run(sandbox.current, text({ onlyNumbersWithAccount: true, typeLikePerson: true, typingMinSeconds: 0.1, typingMaxSeconds: 0.2 }, { text: 'hi' }), { items });
+		expect(sandbox.current.requests.map((r) => [r.path, r.body])).toEqual([
+			['/chat/messagingNumbers/demo', { numbers: ['5511999990001', '0511999990002'] }],
+			['/message/sendText/demo', { number: '5511999990001', text: 'hi', delay: 200 }],
+		]);
+		expect(result.items.map((item) => item.json.outcome)).toEqual(['sent', 'skipped']);
+	});
+});
