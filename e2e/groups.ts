@@ -29,6 +29,7 @@ import { sendAndWaitChecks } from './sendAndWait';
 import { binaryModeChecks } from './binaryMode';
 import { serverVersionChecks } from './serverVersions';
 import { retriedSendChecks } from './retriedSend';
+import { campaignChecks } from './campaign';
 import { creatorEntryChecks } from './creator';
 import { chatbotChecks } from './chatbots';
 import { otherRoutesChecks } from './otherRoutes';
@@ -115,6 +116,8 @@ export const E2E_GROUPS: E2eGroup[] = [
 	served('pq', serverVersionChecks),
 	// (s) a send retried by n8n's Retry On Fail after a late answer: one message, one id
 	served('s', (tools, rest) => retriedSendChecks(tools, rest)),
+	// (y) sending to many: pace, numbers checked first, a rate limit recovered, a logout stopping the run
+	served('y', (tools, rest) => campaignChecks(tools, rest)),
 	// (r) what the node creator shows: the merged entry's description, the first action
 	served('r', (tools, rest) => creatorEntryChecks(tools, rest), 'what n8n\'s editor lists for the package'),
 	// (t) Chatbot and Event Integration: every operation chained in one workflow

@@ -94,6 +94,7 @@ import { sendStatus } from './message/sendStatus';
 import { sendSticker } from './message/sendSticker';
 import { sendText } from './message/sendText';
 import { sendVideoNote } from './message/sendVideoNote';
+import { accountNotice, sendingProperty } from './message/sending/options';
 import { getEventIntegration } from './eventIntegration/get';
 import { setEventIntegration } from './eventIntegration/set';
 import { getSettings } from './settings/get';
@@ -295,11 +296,21 @@ const INSTANCE_FIELD: INodeProperties = {
 	description: 'Name of the instance on the server (as shown in its manager)',
 };
 
-const labelsByOperation = new Map(OPERATIONS.map((operation) => [operation, fieldLabels([INSTANCE_FIELD, ...operation.properties])]));
+/**
+ * An operation's fields as the editor shows them: its own, and what the registry adds to every
+ * operation that sends a message (its notice where WhatsApp does not show it everywhere, the
+ * Sending options).
+ */
+export function fieldsOf(operation: Operation): INodeProperties[] {
+	const send = operation.sendsMessage;
+	return send ? [...accountNotice(send), ...operation.properties, sendingProperty(send)] : operation.properties;
+}
+
+const labelsByOperation = new Map(OPERATIONS.map((operation) => [operation, fieldLabels([INSTANCE_FIELD, ...fieldsOf(operation)])]));
 
 /** The labels of an operation's fields (and the Instance), as its errors name them. */
 export function labelsOf(operation: Operation): FieldLabels {
-	return labelsByOperation.get(operation) ?? fieldLabels([INSTANCE_FIELD, ...operation.properties]);
+	return labelsByOperation.get(operation) ?? fieldLabels([INSTANCE_FIELD, ...fieldsOf(operation)]);
 }
 
 /**
@@ -357,5 +368,5 @@ export const nodeProperties: INodeProperties[] = [
 	},
 	...shownResources.map(operationDropdown),
 	...instanceProperties(),
-	...OPERATIONS.flatMap((operation) => operation.properties.map((property) => shownFor(operation, property))),
+	...OPERATIONS.flatMap((operation) => fieldsOf(operation).map((property) => shownFor(operation, property))),
 ];

@@ -14,6 +14,7 @@ import { readPages } from './pages';
 import { ItemParameters, ParameterSource } from './parameters';
 import { FileOutput } from './fileOutput';
 import { findSentMessage, messageIdOf, nodeMessageId, runIndexOf, SendRecord } from './message/messageId';
+import { Campaign } from './message/sending/campaign';
 import type { BuiltRequest, Operation, OperationRun, Refusal } from './types';
 import { withStoredObject } from './updates';
 
@@ -114,6 +115,10 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	let sentCount = 0;
 	// An operation's wait: n8n's own sleep, ended by the execution's cancel signal (never a timer of ours).
 	const pause = async (ms: number) => await pauseFor(ms, cancelSignalOf(this));
+	// A send's Sending options (pace, typing, rate limits, accounts checked, stop): message/sending/.
+	const campaign = operation.sendsMessage
+		? await Campaign.open(this, operation.sendsMessage, connection, (itemIndex) => new ItemParameters(parameters, itemIndex, labels))
+		: undefined;
 	// The integration of each instance, asked once per execution (undefined: the server did not say).
 	const integrations = new Map<string, string | undefined>();
 	const integrationOf = async (instance: string, secrets: string[], itemIndex: number): Promise<string | undefined> => {
@@ -146,6 +151,11 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 			redactor = new Redactor(itemSecrets);
 		};
 		try {
+			const held = campaign?.held(itemIndex);
+			if (held) {
+				output.push({ json: held, pairedItem: { item: itemIndex } });
+				continue;
+			}
 			if (operation.v2Only && !dialect.servesV2Routes) {
 				throw operationError(
 					this.getNode(),
@@ -224,21 +234,18 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 				results = await readPages(this.getNode(), operation.pagination, params, request, send, connection.timeoutMs);
 			} else {
 				const messageId = sends ? messageIdOf(request) : undefined;
+				const lookUp = async () => {
+					const stored = await findSentMessage(this, connection, { instance, messageId: messageId as string, secrets: [...itemSecrets], itemIndex });
+					learn(stored);
+					return stored;
+				};
+				const attempt = async () =>
+					campaign ? await campaign.send(async () => await send(campaign.typed(request)), messageId !== undefined ? lookUp : undefined) : await send(request);
 				// A send n8n retries may have gone out in the try before: then the stored message answers.
-				const response =
-					sends && messageId !== undefined
-						? await sends.sendOnce(
-								itemIndex,
-								async () => {
-									const stored = await findSentMessage(this, connection, { instance, messageId, secrets: [...itemSecrets], itemIndex });
-									learn(stored);
-									return stored;
-								},
-								async () => await send(request),
-							)
-						: await send(request);
+				const response = sends && messageId !== undefined ? await sends.sendOnce(itemIndex, lookUp, attempt) : await attempt();
 				results = operation.toItems ? operation.toItems(response, params) : [asItemJson(response)];
 				if (messageId !== undefined) results = results.map((result) => ({ ...result, messageId: sentIdOf(result) ?? messageId }));
+				if (campaign) results = campaign.sent(results);
 			}
 			for (const record of results) {
 				const json = redactedOutput(operation, redactor, record);
@@ -258,10 +265,12 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 			}
 			const refusal = refusalOf(operation, error);
 			if (refusal) error = inputError(this.getNode(), itemIndex, labels.get(refusal.field) ?? refusal.field, refusal.problem, refusal.hint);
+			const outcome = campaign?.failed(error);
 			if (this.continueOnFail()) {
 				const httpCode = (error as { httpCode?: string | null }).httpCode;
 				output.push({
 					json: redactor.deep({
+						...outcome,
 						error: error.message,
 						...(error.description ? { description: error.description } : {}),
 						...(httpCode ? { httpCode } : {}),

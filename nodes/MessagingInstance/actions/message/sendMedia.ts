@@ -79,6 +79,7 @@ export const sendMedia: Operation = {
 		]),
 	],
 	path: '/message/sendMedia',
+	sendsMessage: { toNumber: true, typing: 'composing' },
 	carriesMessageId: true,
 	buildRequest: async (params, dialect, run) => {
 		const number = params.recipient('number');

@@ -27,6 +27,7 @@ export const sendTemplate: Operation = {
 		},
 	],
 	path: '/message/sendTemplate',
+	sendsMessage: { toNumber: true },
 	buildBody: (params) => {
 		const body: IDataObject = {
 			number: params.recipient('number'),
