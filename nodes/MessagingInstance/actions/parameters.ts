@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import { inputError } from '../../shared/errors';
+import { queryValueProblem, segmentProblem } from '../../shared/requestParts';
 import { normaliseRecipient, quoted, splitList, unique } from './normalise';
 
 interface NumberRule {
@@ -150,9 +151,6 @@ function isPickerValue(value: unknown): value is { __rl: true; value: unknown } 
 	return typeof value === 'object' && value !== null && (value as { __rl?: unknown }).__rl === true;
 }
 
-/** Instance names that a URL would resolve into another route. */
-const DOT_SEGMENTS = new Set(['.', '..']);
-
 /**
  * Reads one item's parameters. Every getter names the field by its label, so an input error
  * says which field of which item is wrong, and nothing has been sent yet. A value of the
@@ -217,8 +215,28 @@ export class ItemParameters {
 	instanceName(): string {
 		const label = this.label('instance');
 		const instance = this.text('instance', label).trim();
-		if (DOT_SEGMENTS.has(instance)) this.fail(label, `cannot be ${quoted(instance)}`);
+		const problem = segmentProblem(instance);
+		if (problem) this.fail(label, problem);
 		return instance;
+	}
+
+	/**
+	 * An id that goes into the request's path as one segment, encoded: required, never `.` or
+	 * `..` (however encoded), and of a length a URL can carry. Every id of a path is read here.
+	 */
+	pathSegment(name: string, label = this.label(name)): string {
+		const id = this.identifier(name, label).trim();
+		const problem = segmentProblem(id);
+		if (problem) this.fail(label, problem);
+		return encodeURIComponent(id);
+	}
+
+	/** Every value of a request's query, checked for a length a URL can carry, each named by its field's label. */
+	checkQuery(query: IDataObject | undefined): void {
+		for (const [name, value] of Object.entries(query ?? {})) {
+			const problem = queryValueProblem(value);
+			if (problem) this.fail(this.label(name), problem);
+		}
 	}
 
 	/** A switch: true or false (also the texts "true" and "false" an expression may give). */

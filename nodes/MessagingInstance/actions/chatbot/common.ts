@@ -34,10 +34,10 @@ export function readPlatform(params: ItemParameters): BotPlatform {
 	return platform as BotPlatform;
 }
 
-/** The path of a platform's route, e.g. `/typebot/fetch/abc`: the id, when given, is encoded. */
-export function platformPath(params: ItemParameters, action: string, id?: string): string {
+/** The path of a platform's route, e.g. `/typebot/fetch/abc`: the id field, when given, is read as one path segment. */
+export function platformPath(params: ItemParameters, action: string, idField?: string): string {
 	const { value } = readPlatform(params);
-	return id === undefined ? `/${value}/${action}` : `/${value}/${action}/${encodeURIComponent(id)}`;
+	return idField === undefined ? `/${value}/${action}` : `/${value}/${action}/${params.pathSegment(idField)}`;
 }
 
 /** Every path of an action over the platforms, as the sandbox serves them. */
@@ -53,10 +53,6 @@ export function botIdProperty(description = 'The bot: pick it from the platform\
 		searchMethod: 'searchChatbots',
 		typedMode: { displayName: 'By ID', name: 'id', placeholder: 'clx0bot0id' },
 	});
-}
-
-export function readBotId(params: ItemParameters, name = 'botId'): string {
-	return params.identifier(name).trim();
 }
 
 /** A chat as the bot sessions know it: a JID; a phone number becomes its phone JID. */
