@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { strictList } from './pages';
+import { LIST_LIMITS, strictList } from './pages';
 import type { ItemParameters } from './parameters';
 import { picker } from './pickers';
 import type { Pagination } from './types';
@@ -123,7 +123,7 @@ export function returnAllProperties(): INodeProperties[] {
 			displayName: 'Limit',
 			name: 'limit',
 			type: 'number',
-			typeOptions: { minValue: 1 },
+			typeOptions: { minValue: 1, maxValue: LIST_LIMITS.items },
 			default: 50,
 			displayOptions: { show: { returnAll: [false] } },
 			description: 'Max number of results to return',

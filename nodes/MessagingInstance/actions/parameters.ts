@@ -107,8 +107,24 @@ export class ParameterSource {
 	}
 }
 
-/** Where a field is, by name: `text`, or `options.delay` for an option of a collection. */
-export type FieldLabels = ReadonlyMap<string, string>;
+/**
+ * Where a field is, by name: `text`, or `options.delay` for an option of a collection; with
+ * the range each number field declares (`typeOptions.minValue`/`maxValue`), by label: the
+ * editor keeps a typed number in it, an expression is checked against it here.
+ */
+export interface FieldLabels extends ReadonlyMap<string, string> {
+	readonly ranges?: ReadonlyMap<string, NumberRule>;
+}
+
+/** No number is taken past what JavaScript holds exactly: 2^53 + 2 would be sent as another number. */
+const SAFE_RANGE = { min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER };
+
+function rangeOf(property: INodeProperties): NumberRule | undefined {
+	if (property.type !== 'number') return undefined;
+	const min = property.typeOptions?.minValue;
+	const max = property.typeOptions?.maxValue;
+	return { ...(typeof min === 'number' ? { min } : {}), ...(typeof max === 'number' ? { max } : {}) };
+}
 
 function isPropertyCollection(option: unknown): option is INodePropertyCollection {
 	return typeof option === 'object' && option !== null && Array.isArray((option as { values?: unknown }).values);
@@ -122,21 +138,27 @@ function isPropertyCollection(option: unknown): option is INodePropertyCollectio
  */
 export function fieldLabels(properties: readonly INodeProperties[]): FieldLabels {
 	const labels = new Map<string, string>();
+	const ranges = new Map<string, NumberRule>();
+	const add = (path: string, label: string, property: INodeProperties) => {
+		if (!labels.has(path)) labels.set(path, label);
+		const range = rangeOf(property);
+		if (range && !ranges.has(label)) ranges.set(label, range);
+	};
 	for (const property of properties) {
-		if (!labels.has(property.name)) labels.set(property.name, property.displayName);
+		add(property.name, property.displayName, property);
 		for (const option of property.options ?? []) {
 			if (isPropertyCollection(option)) {
 				const group = `${property.name}.${option.name}`;
 				labels.set(group, `${property.displayName}: ${option.displayName}`);
 				for (const value of option.values) {
-					labels.set(`${group}.${value.name}`, `${property.displayName}: ${option.displayName}: ${value.displayName}`);
+					add(`${group}.${value.name}`, `${property.displayName}: ${option.displayName}: ${value.displayName}`, value);
 				}
 			} else if ('displayName' in option && property.type === 'collection') {
-				labels.set(`${property.name}.${option.name}`, `${property.displayName}: ${option.displayName}`);
+				add(`${property.name}.${option.name}`, `${property.displayName}: ${option.displayName}`, option as INodeProperties);
 			}
 		}
 	}
-	return labels;
+	return Object.assign(labels, { ranges });
 }
 
 /** What a value is, in words, for an error about its type. */
@@ -254,18 +276,27 @@ export class ItemParameters {
 		return this.checkNumber(this.raw<unknown>(name), label, rule);
 	}
 
-	checkNumber(value: unknown, label: string, rule: NumberRule = {}): number {
+	/**
+	 * A number within the operation's rule, else within the range the field declares, and never
+	 * past what JavaScript holds exactly (±2^53 − 1): a number field has a maximum however it is set.
+	 */
+	checkNumber(value: unknown, label: string, given: NumberRule = {}): number {
+		const declared = this.labels.ranges?.get(label);
+		const rule: NumberRule = {
+			integer: given.integer,
+			min: Math.max(given.min ?? declared?.min ?? SAFE_RANGE.min, SAFE_RANGE.min),
+			max: Math.min(given.max ?? declared?.max ?? SAFE_RANGE.max, SAFE_RANGE.max),
+		};
 		const parsed = typeof value === 'string' && value.trim() !== '' && value.length <= 40 ? Number(value) : value;
 		if (typeof parsed !== 'number' || !Number.isFinite(parsed)) {
 			this.fail(label, 'must be a number');
 		}
 		if (rule.integer && !Number.isInteger(parsed)) this.fail(label, 'must be a whole number');
-		if (rule.min !== undefined && parsed < rule.min) {
-			this.fail(label, rule.max !== undefined ? `must be between ${rule.min} and ${rule.max}` : `must be at least ${rule.min}`);
-		}
-		if (rule.max !== undefined && parsed > rule.max) {
-			this.fail(label, rule.min !== undefined ? `must be between ${rule.min} and ${rule.max}` : `must be at most ${rule.max}`);
-		}
+		const min = rule.min as number;
+		const max = rule.max as number;
+		const between = `must be between ${min} and ${max}`;
+		if (parsed < min) this.fail(label, max === SAFE_RANGE.max ? `must be at least ${min}` : between);
+		if (parsed > max) this.fail(label, min === SAFE_RANGE.min ? `must be at most ${max}` : between);
 		return parsed;
 	}
 

@@ -217,13 +217,14 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 				results = await readPages(this.getNode(), operation.pagination, params, request, send, connection.timeoutMs);
 			} else {
 				const messageId = sends ? messageIdOf(request) : undefined;
+				if (sends && messageId !== undefined) sends.claim(messageId, itemIndex, params);
 				// A send n8n retries may have gone out in the try before: then the stored message answers.
 				const response =
 					sends && messageId !== undefined
 						? await sends.sendOnce(
 								itemIndex,
 								async () => {
-									const stored = await findSentMessage(this, connection, { instance, messageId, secrets: [...itemSecrets], itemIndex });
+									const stored = await findSentMessage(this, connection, { instance, messageId, chat: request.body?.number, secrets: [...itemSecrets], itemIndex });
 									learn(stored);
 									return stored;
 								},

@@ -174,7 +174,7 @@ const splitsMessages = (platform: BotPlatform) => platform.splitsMessages;
 
 const BEHAVIOURS: Behaviour[] = [
 	{
-		property: { displayName: 'Expire After (Minutes)', name: 'expire', type: 'number', typeOptions: { minValue: 0 }, default: 0, description: 'Minutes without a message after which a conversation with the bot ends (0: never)' },
+		property: { displayName: 'Expire After (Minutes)', name: 'expire', type: 'number', typeOptions: { minValue: 0, maxValue: 525_600 }, default: 0, description: 'Minutes without a message after which a conversation with the bot ends (0: never)' },
 		has: everyPlatform,
 		read: wholeNumber,
 	},
@@ -184,7 +184,7 @@ const BEHAVIOURS: Behaviour[] = [
 		read: someText,
 	},
 	{
-		property: { displayName: 'Typing Delay (Milliseconds)', name: 'delayMessage', type: 'number', typeOptions: { minValue: 0 }, default: 1000, description: 'How long the bot shows "typing…" before each answer' },
+		property: { displayName: 'Typing Delay (Milliseconds)', name: 'delayMessage', type: 'number', typeOptions: { minValue: 0, maxValue: 300_000 }, default: 1000, description: 'How long the bot shows "typing…" before each answer' },
 		has: everyPlatform,
 		read: wholeNumber,
 	},
@@ -209,7 +209,7 @@ const BEHAVIOURS: Behaviour[] = [
 		read: aFlag,
 	},
 	{
-		property: { displayName: 'Debounce Time (Seconds)', name: 'debounceTime', type: 'number', typeOptions: { minValue: 0 }, default: 0, description: 'Seconds the bot waits for more messages before it answers them together' },
+		property: { displayName: 'Debounce Time (Seconds)', name: 'debounceTime', type: 'number', typeOptions: { minValue: 0, maxValue: 3_600 }, default: 0, description: 'Seconds the bot waits for more messages before it answers them together' },
 		has: keepsOpen,
 		read: wholeNumber,
 	},
@@ -232,7 +232,7 @@ const BEHAVIOURS: Behaviour[] = [
 		read: aFlag,
 	},
 	{
-		property: { displayName: 'Time per Character (Milliseconds)', name: 'timePerChar', type: 'number', typeOptions: { minValue: 0 }, default: 0, description: 'Typing time per character of a split answer' },
+		property: { displayName: 'Time per Character (Milliseconds)', name: 'timePerChar', type: 'number', typeOptions: { minValue: 0, maxValue: 10_000 }, default: 0, description: 'Typing time per character of a split answer' },
 		has: splitsMessages,
 		read: wholeNumber,
 	},

@@ -16,7 +16,7 @@ export const getMedia: Operation = {
 		filtersProperty([
 			{ displayName: 'Media ID', name: 'id', type: 'string', default: '', description: 'Only the media of this ID (as Get Media lists it)' },
 			{ displayName: 'Type', name: 'type', type: 'string', default: '', placeholder: 'imageMessage', description: 'Only media of this message type, e.g. imageMessage, videoMessage, audioMessage, documentMessage' },
-			{ displayName: 'Message Record ID', name: 'messageId', type: 'number', default: 0, description: 'Only the media of the server\'s stored message with this number (0: any)' },
+			{ displayName: 'Message Record ID', name: 'messageId', type: 'number', typeOptions: { minValue: 0, maxValue: 2_147_483_647 }, default: 0, description: 'Only the media of the server\'s stored message with this number (0: any)' },
 		]),
 	],
 	path: '/s3/getMedia',

@@ -17,7 +17,7 @@ export const getMediaUrl: Operation = {
 			type: 'collection',
 			placeholder: 'Add Option',
 			default: {},
-			options: [{ displayName: 'Expiry (Seconds)', name: 'expiry', type: 'number', typeOptions: { minValue: 1 }, default: 3600, description: 'How long the link works' }],
+			options: [{ displayName: 'Expiry (Seconds)', name: 'expiry', type: 'number', typeOptions: { minValue: 1, maxValue: 604_800 }, default: 3600, description: 'How long the link works' }],
 		},
 	],
 	path: '/s3/getMediaUrl',
