@@ -9,6 +9,7 @@ import type {
 
 import { inputError } from '../../shared/errors';
 import { addChoices, choiceProblem, type FieldChoices } from './choices';
+import { queryValueProblem, segmentProblem } from '../../shared/requestParts';
 import { normaliseRecipient, quoted, splitList, unique } from './normalise';
 
 interface NumberRule {
@@ -114,10 +115,23 @@ export class ParameterSource {
 
 /**
  * Where a field is, by name (`text`, or `options.delay` for an option of a collection): the
- * label the editor shows, and for an option-type field the values its options allow.
+ * label the editor shows; for an option-type field the values its options allow; and, by
+ * label, the range each number field declares (`typeOptions.minValue`/`maxValue`): the editor
+ * keeps a typed number in it, an expression is checked against it here.
  */
 export interface FieldLabels extends ReadonlyMap<string, string> {
 	readonly choices?: ReadonlyMap<string, ReadonlySet<string>>;
+	readonly ranges?: ReadonlyMap<string, NumberRule>;
+}
+
+/** No number is taken past what JavaScript holds exactly: 2^53 + 2 would be sent as another number. */
+const SAFE_RANGE = { min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER };
+
+function rangeOf(property: INodeProperties): NumberRule | undefined {
+	if (property.type !== 'number') return undefined;
+	const min = property.typeOptions?.minValue;
+	const max = property.typeOptions?.maxValue;
+	return { ...(typeof min === 'number' ? { min } : {}), ...(typeof max === 'number' ? { max } : {}) };
 }
 
 function isPropertyCollection(option: unknown): option is INodePropertyCollection {
@@ -134,24 +148,28 @@ function isPropertyCollection(option: unknown): option is INodePropertyCollectio
 export function fieldLabels(properties: readonly INodeProperties[]): FieldLabels {
 	const labels = new Map<string, string>();
 	const choices: FieldChoices = new Map();
+	const ranges = new Map<string, NumberRule>();
+	const add = (path: string, label: string, property: INodeProperties) => {
+		if (!labels.has(path)) labels.set(path, label);
+		addChoices(choices, path, property);
+		const range = rangeOf(property);
+		if (range && !ranges.has(label)) ranges.set(label, range);
+	};
 	for (const property of properties) {
-		if (!labels.has(property.name)) labels.set(property.name, property.displayName);
-		addChoices(choices, property.name, property);
+		add(property.name, property.displayName, property);
 		for (const option of property.options ?? []) {
 			if (isPropertyCollection(option)) {
 				const group = `${property.name}.${option.name}`;
 				labels.set(group, `${property.displayName}: ${option.displayName}`);
 				for (const value of option.values) {
-					labels.set(`${group}.${value.name}`, `${property.displayName}: ${option.displayName}: ${value.displayName}`);
-					addChoices(choices, `${group}.${value.name}`, value);
+					add(`${group}.${value.name}`, `${property.displayName}: ${option.displayName}: ${value.displayName}`, value);
 				}
 			} else if ('displayName' in option && property.type === 'collection') {
-				labels.set(`${property.name}.${option.name}`, `${property.displayName}: ${option.displayName}`);
-				addChoices(choices, `${property.name}.${option.name}`, option);
+				add(`${property.name}.${option.name}`, `${property.displayName}: ${option.displayName}`, option as INodeProperties);
 			}
 		}
 	}
-	return Object.assign(labels, { choices });
+	return Object.assign(labels, { choices, ranges });
 }
 
 /** What a value is, in words, for an error about its type. */
@@ -165,9 +183,6 @@ function kindOf(value: unknown): string {
 function isPickerValue(value: unknown): value is { __rl: true; value: unknown } {
 	return typeof value === 'object' && value !== null && (value as { __rl?: unknown }).__rl === true;
 }
-
-/** Instance names that a URL would resolve into another route. */
-const DOT_SEGMENTS = new Set(['.', '..']);
 
 /**
  * Reads one item's parameters. Every getter names the field by its label, so an input error
@@ -257,8 +272,28 @@ export class ItemParameters {
 	instanceName(): string {
 		const label = this.label('instance');
 		const instance = this.text('instance', label).trim();
-		if (DOT_SEGMENTS.has(instance)) this.fail(label, `cannot be ${quoted(instance)}`);
+		const problem = segmentProblem(instance);
+		if (problem) this.fail(label, problem);
 		return instance;
+	}
+
+	/**
+	 * An id that goes into the request's path as one segment, encoded: required, never `.` or
+	 * `..` (however encoded), and of a length a URL can carry. Every id of a path is read here.
+	 */
+	pathSegment(name: string, label = this.label(name)): string {
+		const id = this.identifier(name, label).trim();
+		const problem = segmentProblem(id);
+		if (problem) this.fail(label, problem);
+		return encodeURIComponent(id);
+	}
+
+	/** Every value of a request's query, checked for a length a URL can carry, each named by its field's label. */
+	checkQuery(query: IDataObject | undefined): void {
+		for (const [name, value] of Object.entries(query ?? {})) {
+			const problem = queryValueProblem(value);
+			if (problem) this.fail(this.label(name), problem);
+		}
 	}
 
 	/** A switch: true or false (also the texts "true" and "false" an expression may give). */
@@ -276,18 +311,27 @@ export class ItemParameters {
 		return this.checkNumber(this.raw<unknown>(name), label, rule);
 	}
 
-	checkNumber(value: unknown, label: string, rule: NumberRule = {}): number {
+	/**
+	 * A number within the operation's rule, else within the range the field declares, and never
+	 * past what JavaScript holds exactly (±2^53 − 1): a number field has a maximum however it is set.
+	 */
+	checkNumber(value: unknown, label: string, given: NumberRule = {}): number {
+		const declared = this.labels.ranges?.get(label);
+		const rule: NumberRule = {
+			integer: given.integer,
+			min: Math.max(given.min ?? declared?.min ?? SAFE_RANGE.min, SAFE_RANGE.min),
+			max: Math.min(given.max ?? declared?.max ?? SAFE_RANGE.max, SAFE_RANGE.max),
+		};
 		const parsed = typeof value === 'string' && value.trim() !== '' && value.length <= 40 ? Number(value) : value;
 		if (typeof parsed !== 'number' || !Number.isFinite(parsed)) {
 			this.fail(label, 'must be a number');
 		}
 		if (rule.integer && !Number.isInteger(parsed)) this.fail(label, 'must be a whole number');
-		if (rule.min !== undefined && parsed < rule.min) {
-			this.fail(label, rule.max !== undefined ? `must be between ${rule.min} and ${rule.max}` : `must be at least ${rule.min}`);
-		}
-		if (rule.max !== undefined && parsed > rule.max) {
-			this.fail(label, rule.min !== undefined ? `must be between ${rule.min} and ${rule.max}` : `must be at most ${rule.max}`);
-		}
+		const min = rule.min as number;
+		const max = rule.max as number;
+		const between = `must be between ${min} and ${max}`;
+		if (parsed < min) this.fail(label, max === SAFE_RANGE.max ? `must be at least ${min}` : between);
+		if (parsed > max) this.fail(label, min === SAFE_RANGE.min ? `must be at most ${max}` : between);
 		return parsed;
 	}
 

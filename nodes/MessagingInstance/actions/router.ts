@@ -8,9 +8,10 @@ import { apiRequest, cancelSignalOf, openConnection } from '../../shared/transpo
 import { CLOUD_API_INTEGRATION, integrationIn, readWebhook, ROUTES } from '../../shared/routes';
 import { explainMissingRoute, isOlder, serverVersionOf, versionOrNewer } from '../../shared/serverVersion';
 import { dialectOf, type Dialect } from '../../shared/dialect';
+import { deriveSecret } from '../../MessagingInstanceTrigger/secret';
 import { findOperation, labelsOf } from './index';
 import { operationTitle } from './resources';
-import { readPages } from './pages';
+import { ListShapeError, listShapeError, readPages } from './pages';
 import { ItemParameters, ParameterSource } from './parameters';
 import { FileOutput } from './fileOutput';
 import { findSentMessage, messageIdOf, nodeMessageId, runIndexOf, SendRecord } from './message/messageId';
@@ -85,7 +86,6 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	const parameters = new ParameterSource(this);
 	const labels = labelsOf(operation);
 	const output: INodeExecutionData[] = [];
-	// Secrets known for the whole execution; each item adds the ones its request and answers carry.
 	const connectionSecrets = [connection.apiKey, ...secretsOfUrl(connection.baseUrl)];
 	const runIndex = operation.carriesMessageId ? runIndexOf(this) : 0;
 	const run: OperationRun = {
@@ -93,6 +93,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 		messageId: (itemIndex) => nodeMessageId(this, runIndex, itemIndex),
 		instanceWebhook: async (instance, itemIndex) =>
 			readWebhook(await apiRequest(this, connection, { method: ROUTES.findWebhook.method, route: ROUTES.findWebhook.path, instance }, itemIndex)),
+		triggerSecret: (scope) => deriveSecret(connection.apiKey, scope),
 		postToN8n: async (url, body, headers) => {
 			const response = (await this.helpers.httpRequest({
 				method: 'POST',
@@ -141,15 +142,17 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 		return integrations.get(instance);
 	};
 
+	// Every secret any item's request or answer carried is hidden in every item of the
+	// execution: item 1's error may echo the bot key item 0 sent.
+	const itemSecrets = new Set<string>(connectionSecrets);
+	let redactor = new Redactor(itemSecrets);
+	const learn = (value: unknown) => {
+		const found = secretsIn(value).filter((secret) => !itemSecrets.has(secret));
+		if (found.length === 0) return;
+		for (const secret of found) itemSecrets.add(secret);
+		redactor = new Redactor(itemSecrets);
+	};
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		const itemSecrets = new Set<string>(connectionSecrets);
-		let redactor = new Redactor(itemSecrets);
-		const learn = (value: unknown) => {
-			const found = secretsIn(value).filter((secret) => !itemSecrets.has(secret));
-			if (found.length === 0) return;
-			for (const secret of found) itemSecrets.add(secret);
-			redactor = new Redactor(itemSecrets);
-		};
 		try {
 			const held = campaign?.held(itemIndex);
 			if (held) {
@@ -200,6 +203,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 			const request = await withStoredObject(operation, params, await buildRequest(operation, params, itemDialect, run), async (read) =>
 				await apiRequest(this, connection, { method: 'GET', route: read, instance, secrets: [...itemSecrets] }, itemIndex),
 			);
+			params.checkQuery(request.query);
 			learn(request);
 			const file = operation.binaryOutput ? new FileOutput(this, params, itemIndex, operation.binaryOutput) : undefined;
 			const send = async (built: BuiltRequest) => {
@@ -234,8 +238,9 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 				results = await readPages(this.getNode(), operation.pagination, params, request, send, connection.timeoutMs);
 			} else {
 				const messageId = sends ? messageIdOf(request) : undefined;
+				if (sends && messageId !== undefined) sends.claim(messageId, itemIndex, params);
 				const lookUp = async () => {
-					const stored = await findSentMessage(this, connection, { instance, messageId: messageId as string, secrets: [...itemSecrets], itemIndex });
+					const stored = await findSentMessage(this, connection, { instance, messageId: messageId as string, chat: request.body?.number, secrets: [...itemSecrets], itemIndex });
 					learn(stored);
 					return stored;
 				};
@@ -256,7 +261,9 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 		} catch (caught) {
 			// Every error of the item, wherever it was raised, leaves without secrets and cut to a readable length.
 			let error = redactor.error(
-				caught instanceof NodeOperationError || (caught as { name?: string }).name === 'NodeApiError'
+				caught instanceof ListShapeError
+					? listShapeError(this.getNode(), itemIndex, operation.action, caught)
+					: caught instanceof NodeOperationError || (caught as { name?: string }).name === 'NodeApiError'
 					? (caught as NodeOperationError)
 					: new NodeOperationError(this.getNode(), caught as Error, { itemIndex }),
 			);

@@ -215,6 +215,8 @@ export interface OperationRun {
 	messageId(itemIndex: number): string | undefined;
 	/** The instance's webhook as the server stores it (v2.x find route); null when it has none. */
 	instanceWebhook(instance: string, itemIndex: number): Promise<FoundWebhook | null>;
+	/** The webhook secret a Messaging Instance Trigger of this credential's API key has for these ids (undefined without a key). */
+	triggerSecret(scope: { workflowId: string; nodeId: string; webhookId: string }): string | undefined;
 	/**
 	 * Posts JSON to an address of this n8n (a trigger's webhook) with n8n's HTTP helper: the
 	 * status and the answer, whatever the status.

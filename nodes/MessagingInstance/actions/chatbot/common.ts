@@ -33,10 +33,10 @@ export function readPlatform(params: ItemParameters): BotPlatform {
 	return platform as BotPlatform;
 }
 
-/** The path of a platform's route, e.g. `/typebot/fetch/abc`: the id, when given, is encoded. */
-export function platformPath(params: ItemParameters, action: string, id?: string): string {
+/** The path of a platform's route, e.g. `/typebot/fetch/abc`: the id field, when given, is read as one path segment. */
+export function platformPath(params: ItemParameters, action: string, idField?: string): string {
 	const { value } = readPlatform(params);
-	return id === undefined ? `/${value}/${action}` : `/${value}/${action}/${encodeURIComponent(id)}`;
+	return idField === undefined ? `/${value}/${action}` : `/${value}/${action}/${params.pathSegment(idField)}`;
 }
 
 /** Every path of an action over the platforms, as the sandbox serves them. */
@@ -52,10 +52,6 @@ export function botIdProperty(description = 'The bot: pick it from the platform\
 		searchMethod: 'searchChatbots',
 		typedMode: { displayName: 'By ID', name: 'id', placeholder: 'clx0bot0id' },
 	});
-}
-
-export function readBotId(params: ItemParameters, name = 'botId'): string {
-	return params.identifier(name).trim();
 }
 
 /** A chat as the bot sessions know it: a JID; a phone number becomes its phone JID. */
@@ -171,7 +167,7 @@ const jidList = (params: ItemParameters, value: unknown, label: string) => {
 
 const BEHAVIOURS: Behaviour[] = [
 	{
-		property: { displayName: 'Expire After (Minutes)', name: 'expire', type: 'number', typeOptions: { minValue: 0 }, default: 0, description: 'Minutes without a message after which a conversation with the bot ends (0: never)' },
+		property: { displayName: 'Expire After (Minutes)', name: 'expire', type: 'number', typeOptions: { minValue: 0, maxValue: 525_600 }, default: 0, description: 'Minutes without a message after which a conversation with the bot ends (0: never)' },
 		read: wholeNumber,
 	},
 	{
@@ -179,7 +175,7 @@ const BEHAVIOURS: Behaviour[] = [
 		read: someText,
 	},
 	{
-		property: { displayName: 'Typing Delay (Milliseconds)', name: 'delayMessage', type: 'number', typeOptions: { minValue: 0 }, default: 1000, description: 'How long the bot shows "typing…" before each answer' },
+		property: { displayName: 'Typing Delay (Milliseconds)', name: 'delayMessage', type: 'number', typeOptions: { minValue: 0, maxValue: 300_000 }, default: 1000, description: 'How long the bot shows "typing…" before each answer' },
 		read: wholeNumber,
 	},
 	{
@@ -199,7 +195,7 @@ const BEHAVIOURS: Behaviour[] = [
 		read: aFlag,
 	},
 	{
-		property: { displayName: 'Debounce Time (Seconds)', name: 'debounceTime', type: 'number', typeOptions: { minValue: 0 }, default: 0, description: 'Seconds the bot waits for more messages before it answers them together' },
+		property: { displayName: 'Debounce Time (Seconds)', name: 'debounceTime', type: 'number', typeOptions: { minValue: 0, maxValue: 3_600 }, default: 0, description: 'Seconds the bot waits for more messages before it answers them together' },
 		read: wholeNumber,
 	},
 	{
@@ -219,7 +215,7 @@ const BEHAVIOURS: Behaviour[] = [
 		read: aFlag,
 	},
 	{
-		property: { displayName: 'Time per Character (Milliseconds)', name: 'timePerChar', type: 'number', typeOptions: { minValue: 0 }, default: 0, description: 'Typing time per character of a split answer' },
+		property: { displayName: 'Time per Character (Milliseconds)', name: 'timePerChar', type: 'number', typeOptions: { minValue: 0, maxValue: 10_000 }, default: 0, description: 'Typing time per character of a split answer' },
 		read: wholeNumber,
 	},
 ];

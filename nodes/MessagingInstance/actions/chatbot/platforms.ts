@@ -127,7 +127,7 @@ export const BOT_PLATFORMS: readonly BotPlatform[] = [
 					displayName: 'Max Tokens',
 					name: 'maxTokens',
 					type: 'number',
-					typeOptions: { minValue: 1 },
+					typeOptions: { minValue: 1, maxValue: 1_000_000 },
 					default: 300,
 					required: true,
 					displayOptions: whenOpenAi('chatCompletion'),

@@ -8,7 +8,7 @@ const WHEN_ENABLED = { show: { chatwootEnabled: [true] } };
 /** Options sent only when given, by their body key and type. */
 const OPTIONS: INodeProperties[] = [
 	{ displayName: 'Auto Create Inbox', name: 'autoCreate', type: 'boolean', default: false, description: 'Whether the server creates the Chatwoot inbox (and its contact) itself' },
-	{ displayName: 'Days of Messages to Import', name: 'daysLimitImportMessages', type: 'number', typeOptions: { minValue: 1 }, default: 3, description: 'How many days back Import Messages goes' },
+	{ displayName: 'Days of Messages to Import', name: 'daysLimitImportMessages', type: 'number', typeOptions: { minValue: 1, maxValue: 3_650 }, default: 3, description: 'How many days back Import Messages goes' },
 	{ displayName: 'Ignored Chats', name: 'ignoreJids', type: 'string', default: '', placeholder: '5511999990000@s.whatsapp.net, @g.us', description: 'JIDs the server does not forward to Chatwoot, separated by commas (@g.us: all groups)' },
 	{ displayName: 'Import Contacts', name: 'importContacts', type: 'boolean', default: false, description: 'Whether the instance\'s contacts are imported into Chatwoot' },
 	{ displayName: 'Import Messages', name: 'importMessages', type: 'boolean', default: false, description: 'Whether the instance\'s recent messages are imported into Chatwoot' },

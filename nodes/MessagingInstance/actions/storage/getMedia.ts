@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { filtersProperty, returnAllProperties } from '../fields';
+import { strictList, strictRecords } from '../pages';
 import type { Operation } from '../types';
 
 export const getMedia: Operation = {
@@ -30,7 +31,7 @@ export const getMedia: Operation = {
 		return body;
 	},
 	toItems: (response, params) => {
-		const records = (Array.isArray(response) ? response : []).filter((entry): entry is IDataObject => !!entry && typeof entry === 'object' && !Array.isArray(entry));
+		const records = strictRecords(strictList(response));
 		return params.flag('returnAll') ? records : records.slice(0, params.number('limit', { min: 1, integer: true }));
 	},
 };

@@ -32,7 +32,7 @@ export const updateTemplate: Operation = {
 				{ displayName: 'Allow Category Change', name: 'allowCategoryChange', type: 'boolean', default: false, description: 'Whether Meta may move the template to another category' },
 				{ displayName: 'Category', name: 'category', type: 'options', options: CATEGORIES, default: 'UTILITY', description: 'The new category' },
 				{ ...componentsProperty(false, 'The new components, a JSON list as Meta defines them'), default: '[]' },
-				{ displayName: 'Time to Live (Seconds)', name: 'ttl', type: 'number', typeOptions: { minValue: 1 }, default: 86400, description: 'How long Meta keeps trying to deliver a message of this template' },
+				{ displayName: 'Time to Live (Seconds)', name: 'ttl', type: 'number', typeOptions: { minValue: 1, maxValue: 2_592_000 }, default: 86400, description: 'How long Meta keeps trying to deliver a message of this template' },
 			],
 		},
 	],
