@@ -2,8 +2,8 @@
  * The end-to-end tier's groups, in the order e2e/run.ts runs them, and which of them the
  * second n8n version runs. Adding a group is one line in E2E_GROUPS:
  *
- *   served('y', myChecks),                       // a ServedChecks (tools, rest, n8nUrl), as e2e/standalone.ts runs alone
- *   served('y', myChecks, 'why 2.41.1 needs it'), // also on the second version (npm run test:e2e:latest)
+ *   served('my-group', myChecks),                // a ServedChecks (tools, rest, n8nUrl), as e2e/standalone.ts runs alone
+ *   served('my-group', myChecks, 'why 2.41.1 needs it'), // also on the second version (npm run test:e2e:latest)
  *
  * Phases: `cli` groups run before n8n serves (workflows through `n8n execute`), `served`
  * groups while it serves (owner logged in), `stopped` groups after it stopped (its logs).
@@ -117,7 +117,7 @@ export const E2E_GROUPS: E2eGroup[] = [
 	// (s) a send retried by n8n's Retry On Fail after a late answer: one message, one id
 	served('s', (tools, rest) => retriedSendChecks(tools, rest)),
 	// (y) sending to many: pace, numbers checked first, a rate limit recovered, a logout stopping the run
-	served('y', (tools, rest) => campaignChecks(tools, rest)),
+	served('campaign', (tools, rest) => campaignChecks(tools, rest)),
 	// (r) what the node creator shows: the merged entry's description, the first action
 	served('r', (tools, rest) => creatorEntryChecks(tools, rest), 'what n8n\'s editor lists for the package'),
 	// (t) Chatbot and Event Integration: every operation chained in one workflow
@@ -127,7 +127,7 @@ export const E2E_GROUPS: E2eGroup[] = [
 	// (v) Send and Wait answered in the chat: the trigger hands the reply to the waiting run
 	served('v', chatReplyChecks, 'n8n\'s waiting runs resumed through the trigger, workflow static data, and a file handed to the run as binary data'),
 	// (y) Collect Burst: three messages get one reply, a later one its own, a voice note reaches Download Media
-	served('y', collectBurstChecks),
+	served('burst', collectBurstChecks),
 	// (w) a person approves or declines an AI agent's Send Text on WhatsApp (Human-in-the-Loop tool)
 	served('w', (tools, rest, url) => agentReviewChecks(tools, rest, url), 'n8n\'s AI Agent with the Human-in-the-Loop tool n8n generates'),
 	// (kill) n8n killed (SIGKILL) while deliveries arrive: no acknowledged message lost, none handled twice
@@ -147,6 +147,8 @@ export const E2E_GROUPS: E2eGroup[] = [
  * so a misspelled selection is not a quietly smaller run.
  */
 export function selectGroups(selection = process.env.E2E_GROUPS || 'all', groups: readonly E2eGroup[] = E2E_GROUPS): E2eGroup[] {
+	const twice = groups.map((g) => g.id).filter((id, i, ids) => ids.indexOf(id) !== i);
+	if (twice.length > 0) throw new Error(`e2e/groups.ts: the id ${twice.join(', ')} is given to more than one group (ids select groups and name their times)`);
 	if (selection === 'all') return [...groups];
 	if (selection === 'second-version') return groups.filter((g) => g.secondVersion);
 	const ids = selection.split(',').map((s) => s.trim()).filter(Boolean);
