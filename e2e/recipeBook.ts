@@ -214,7 +214,7 @@ const chatReply: Recipe = {
 };
 
 /** The file the Code node makes (docs/recipes.md shows its code as it is). */
-export const CODE_FILE = { text: 'Your invoice, as promised.', fileName: 'invoice.txt', mimeType: 'text/plain', number: '5511999990000' };
+export const CODE_FILE = { text: 'Orders today: 42\n', fileName: 'report.txt', mimeType: 'text/plain', number: '5511999990000' };
 
 const mediaFromCode: Recipe = {
 	file: 'media-from-code',
@@ -226,15 +226,16 @@ const mediaFromCode: Recipe = {
 			typeVersion: 2,
 			set: {
 				jsCode: [
-					`const text = '${CODE_FILE.text}';`,
+					'// Any bytes become a file: base64 in `data`, with its MIME type and file name.',
+					`const report = ${JSON.stringify(CODE_FILE.text)};`,
 					'return [{',
 					`  json: { number: '${CODE_FILE.number}' },`,
-					`  binary: { data: { data: Buffer.from(text).toString('base64'), mimeType: '${CODE_FILE.mimeType}', fileName: '${CODE_FILE.fileName}' } },`,
+					`  binary: { data: { data: Buffer.from(report).toString('base64'), mimeType: '${CODE_FILE.mimeType}', fileName: '${CODE_FILE.fileName}' } },`,
 					'}];',
 				].join('\n'),
 			},
 		},
-		{ type: ACTION, typeVersion: 2, credential: 'messagingInstanceApi', set: { resource: 'message', operation: 'sendMedia', instance: INSTANCE, number: '={{ $json.number }}', caption: 'Your invoice' } },
+		{ type: ACTION, typeVersion: 2, credential: 'messagingInstanceApi', set: { resource: 'message', operation: 'sendMedia', instance: INSTANCE, number: '={{ $json.number }}', caption: "Today's report" } },
 	],
 	links: [[0, 1], [1, 2]],
 };

@@ -150,7 +150,7 @@ export async function recipeChecks(tools: E2eTools, rest: RestClient, n8nUrl: st
 			const [media] = sent(sandbox, '/message/sendMedia/demo');
 			assert.deepEqual(
 				{ number: media?.body?.number, mediatype: media?.body?.mediatype, mimetype: media?.body?.mimetype, fileName: media?.body?.fileName, caption: media?.body?.caption, text: Buffer.from(String(media?.body?.media), 'base64').toString() },
-				{ number: CODE_FILE.number, mediatype: 'document', mimetype: CODE_FILE.mimeType, fileName: CODE_FILE.fileName, caption: 'Your invoice', text: CODE_FILE.text },
+				{ number: CODE_FILE.number, mediatype: 'document', mimetype: CODE_FILE.mimeType, fileName: CODE_FILE.fileName, caption: "Today's report", text: CODE_FILE.text },
 			);
 			assert.ok(media.status < 300, `the sandbox answered ${media.status}`);
 		});
