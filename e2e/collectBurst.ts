@@ -170,6 +170,8 @@ export async function collectBurstChecks(tools: E2eTools, rest: RestClient, n8nU
 		});
 	} finally {
 		if (workflowId) await rest.deactivate(workflowId).catch(() => undefined);
+		// n8n switches the trigger's webhook off in the background: closing the sandbox first would leave a "deregistration failed" error in n8n's log.
+		await tools.waitFor('the instance\'s webhook switched off', () => sandbox.webhookOf('demo')?.enabled !== true, 15000).catch(() => undefined);
 		await sandbox.close();
 	}
 }
