@@ -1,6 +1,6 @@
 /**
  * The queue tier's Redis outage: Redis goes away for a few seconds while deliveries arrive
- * (SHUTDOWN SAVE, so the queue's jobs and the dedupe counters survive it, as a Redis with
+ * (SHUTDOWN SAVE for 3 s, so the queue's jobs and the dedupe counters survive it, as a Redis with
  * persistence restarts; then started again on the same port and folder). A webhook process
  * answers 2xx only once n8n queued the execution, so a delivery n8n could not queue is
  * answered non-2xx (or not at all) and the server delivers it again: every message ends
@@ -17,7 +17,7 @@ import { deliveredOk, repliesTo } from './cluster';
 import { describeAttempts, figure, running, type Tier } from './tier';
 
 const MESSAGES = 24;
-const OUTAGE_MS = 4000;
+const OUTAGE_MS = 3000;
 
 const attemptOk = (a: DeliveryAttempt) => a.status !== undefined && a.status >= 200 && a.status < 300;
 
@@ -25,8 +25,11 @@ const attemptOk = (a: DeliveryAttempt) => a.status !== undefined && a.status >= 
 async function redisOutage(t: Tier): Promise<{ downAt: number; upAt: number }> {
 	const { services } = running(t);
 	if (!t.bins.redisServer) throw new Error('no redis-server binary');
-	await redisCommand(services.redis.port, ['SHUTDOWN', 'SAVE']).catch(() => undefined);
+	// SHUTDOWN answers nothing (Redis closes the connection): not awaited, Redis is down once PING fails.
+	void redisCommand(services.redis.port, ['SHUTDOWN', 'SAVE']).catch(() => undefined);
+	await waitFor('Redis gone', async () => ((await redisCommand(services.redis.port, ['PING']).catch(() => 'down')) === 'down' ? true : undefined), 10000);
 	const downAt = Date.now();
+	// Short of n8n's QUEUE_BULL_REDIS_TIMEOUT_THRESHOLD (10 s), after which its processes exit.
 	await sleep(OUTAGE_MS);
 	const child = spawn(
 		t.bins.redisServer,
