@@ -24,7 +24,7 @@ const OUTAGE_MS = 3000;
 const attemptOk = (a: DeliveryAttempt) => a.status !== undefined && a.status >= 200 && a.status < 300;
 
 /** Stops Redis after saving its data, waits, and starts it again on the same port and folder (it loads the save). */
-async function redisOutage(t: Tier): Promise<{ downAt: number; upAt: number }> {
+async function redisOutage(t: Tier): Promise<{ downAt: number; spawnAt: number; upAt: number }> {
 	const { services } = running(t);
 	if (!t.bins.redisServer) throw new Error('no redis-server binary');
 	// SHUTDOWN answers nothing (Redis closes the connection): not awaited, Redis is down once PING fails.
@@ -33,6 +33,7 @@ async function redisOutage(t: Tier): Promise<{ downAt: number; upAt: number }> {
 	const downAt = Date.now();
 	// Short of n8n's QUEUE_BULL_REDIS_TIMEOUT_THRESHOLD (10 s), after which its processes exit.
 	await sleep(OUTAGE_MS);
+	const spawnAt = Date.now();
 	const child = spawn(
 		t.bins.redisServer,
 		['--port', String(services.redis.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--dir', services.dir, '--logfile', ''],
@@ -41,7 +42,7 @@ async function redisOutage(t: Tier): Promise<{ downAt: number; upAt: number }> {
 	// Stopped with the tier's other extra processes.
 	t.extraProcesses.push(child);
 	await waitFor('Redis answering PING again', async () => ((await redisCommand(services.redis.port, ['PING']).catch(() => undefined)) === 'PONG' ? true : undefined), 20000);
-	return { downAt, upAt: Date.now() };
+	return { downAt, spawnAt, upAt: Date.now() };
 }
 
 async function deliveriesThroughARedisOutageAreRetriedAndNoneIsLost(t: Tier): Promise<void> {
@@ -75,8 +76,8 @@ async function deliveriesThroughARedisOutageAreRetriedAndNoneIsLost(t: Tier): Pr
 	// Held: sent while Redis was down and answered (2xx, at the first attempt) only after it was back.
 	const held = deliveries.filter((d, n) => !d?.attempts.some((a) => !attemptOk(a)) && spans[n][0] < outage.upAt - 1000 && spans[n][0] >= outage.downAt && spans[n][1] >= outage.upAt);
 	assert.ok(refused.length + held.length > 0, `no delivery was sent during the ${OUTAGE_MS} ms outage and answered after it, nor refused`);
-	// A 2xx means queued: none sent while Redis was down may have been answered 2xx before it was back.
-	const early = deliveries.map((d, n) => [n, d] as const).filter(([n, d]) => spans[n][0] >= outage.downAt && spans[n][1] < outage.upAt && d?.attempts.some(attemptOk));
+	// A 2xx means queued: none sent while Redis was down may have been answered 2xx before it was started again.
+	const early = deliveries.map((d, n) => [n, d] as const).filter(([n, d]) => spans[n][0] >= outage.downAt && spans[n][1] < outage.spawnAt && d?.attempts.some(attemptOk));
 	assert.deepEqual(early.map(([n, d]) => `${n}: ${describeAttempts(d)}`), [], 'deliveries answered 2xx while Redis was down');
 	for (const text of texts) await waitFor(`the reply to "${text}"`, () => repliesTo(sb, 'demo', text)[0], 60000);
 	await sleep(1500);
