@@ -98,7 +98,7 @@ export async function collectBurstBench(rounds: number, out: string[]): Promise<
 	const cpuCollect = median(collect.map((m) => m.cpuUsPerMessage));
 	const cpuBare = median(bare.map((m) => m.cpuUsPerMessage));
 	out.push(
-		'## 6. Collect Burst: the check per incoming message',
+		'## 7. Collect Burst: the check per incoming message',
 		'',
 		`${CONTACTS} contacts × ${MESSAGES} messages each (one burst per contact), one run per message, all at once; medians of ${rounds} rounds. ` +
 			'CPU is this process\'s (the node through n8n-core, or the bare request; the in-process sandbox\'s answers are in both).',

@@ -29,6 +29,7 @@ import { sendAndWaitChecks } from './sendAndWait';
 import { binaryModeChecks } from './binaryMode';
 import { serverVersionChecks } from './serverVersions';
 import { retriedSendChecks } from './retriedSend';
+import { campaignChecks } from './campaign';
 import { creatorEntryChecks } from './creator';
 import { chatbotChecks } from './chatbots';
 import { otherRoutesChecks } from './otherRoutes';
@@ -39,6 +40,7 @@ import { nodeTypeChecks, logChecks } from './loading';
 import { triggerChecks } from './trigger';
 import { restartChecks } from './restart';
 import { recipeChecks } from './recipes';
+import { killDuringDeliveriesChecks } from './killDuringDeliveries';
 
 /** What every group of one tier run gets: the installed package, the documented sandbox and its workflows. */
 export interface TierRun {
@@ -114,6 +116,8 @@ export const E2E_GROUPS: E2eGroup[] = [
 	served('pq', serverVersionChecks),
 	// (s) a send retried by n8n's Retry On Fail after a late answer: one message, one id
 	served('s', (tools, rest) => retriedSendChecks(tools, rest)),
+	// (y) sending to many: pace, numbers checked first, a rate limit recovered, a logout stopping the run
+	served('y', (tools, rest) => campaignChecks(tools, rest)),
 	// (r) what the node creator shows: the merged entry's description, the first action
 	served('r', (tools, rest) => creatorEntryChecks(tools, rest), 'what n8n\'s editor lists for the package'),
 	// (t) Chatbot and Event Integration: every operation chained in one workflow
@@ -126,6 +130,8 @@ export const E2E_GROUPS: E2eGroup[] = [
 	served('y', collectBurstChecks),
 	// (w) a person approves or declines an AI agent's Send Text on WhatsApp (Human-in-the-Loop tool)
 	served('w', (tools, rest, url) => agentReviewChecks(tools, rest, url), 'n8n\'s AI Agent with the Human-in-the-Loop tool n8n generates'),
+	// (kill) n8n killed (SIGKILL) while deliveries arrive: no acknowledged message lost, none handled twice
+	served('kill', (tools) => killDuringDeliveriesChecks(tools), 'when n8n answers a trigger\'s webhook (after it recorded the execution) and how it keeps executions a kill cut short'),
 	// (c) node types n8n serves
 	served('c', (_tools, rest, _url, t) => nodeTypeChecks(t.report, rest), 'that n8n loads the package\'s node types and their tool variants'),
 	// (b) trigger lifecycle, with (d) the chat page in a browser while it is active

@@ -14,6 +14,7 @@ import { startBalancer } from '../balancer';
 import { sleep, waitFor, type NamedCheck } from '../report';
 import { burstUnderCpuLoadGetsOneReplyPerMessage } from './burst';
 import { chatReplyAfterWebhookRestart } from './chatReply';
+import { redisOutageCheck } from './redisOutage';
 import { collectBurstAnswersOncePerBurst } from './collectBurst';
 import {
 	dedupeCounters,
@@ -335,6 +336,7 @@ export const QUEUE_CHECKS: ReadonlyArray<NamedCheck<Tier>> = [
 		run: theSameDeliveryAfterAWebhookProcessRestartStillRepliesOnce,
 	},
 	chatReplyAfterWebhookRestart,
+	redisOutageCheck,
 	collectBurstAnswersOncePerBurst,
 	{ name: "deactivation deregisters: Set Webhook with enabled:false for each workflow, the sandbox's webhooks are off", run: deactivationDeregistersEachTrigger },
 	{ name: 'no API key, instance token or webhook secret in any n8n process log, nor in the Postgres or Redis log', run: noSecretInAnyLog },

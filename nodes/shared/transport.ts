@@ -148,7 +148,8 @@ export async function apiRequest(
 		const contentType = String(response.headers?.['content-type'] ?? '');
 		throw redactError(notJsonError(ctx.getNode(), itemIndex, response.statusCode, contentType), secrets);
 	}
-	return response.body === '' || response.body === null ? undefined : response.body;
+	// `null` is an answer ("nothing saved"); an empty body is none (a controller that returned nothing).
+	return response.body === '' ? undefined : response.body;
 }
 
 // ------------------------------------------------------------------ answers read as streams

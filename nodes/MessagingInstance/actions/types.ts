@@ -152,10 +152,49 @@ export interface Operation {
 	 */
 	carriesMessageId?: boolean;
 	/**
+	 * The operation sends a message: the registry adds the Sending options (pace, typing, rate
+	 * limits, accounts checked, stop) and the router honours them (message/sending/).
+	 */
+	sendsMessage?: MessageSend;
+	/**
 	 * Refusals of the server (a 4xx whose text matches) that mean the item's field names the
 	 * wrong thing: the error then names the field and the item, and says what to do.
 	 */
 	refusals?: readonly Refusal[];
+	/**
+	 * How an operation that changes a stored object keeps what the user did not set. Every
+	 * operation that sets or updates something declares it (a contract test holds that), and the
+	 * router honours a read-modify-write.
+	 */
+	update?: UpdateRule;
+}
+
+/**
+ * - `sendOnlyWhatIsSet`: the body carries only the fields the item sets, and the server keeps
+ *   every stored field a body leaves out (or the body is the one value the operation changes);
+ * - `readModifyWrite`: the server requires the whole object and stores it as sent, so the
+ *   router reads the stored one first (GET `read`) and `merge` lays the item's fields over it.
+ */
+export type UpdateRule =
+	| { rule: 'sendOnlyWhatIsSet' }
+	| {
+			rule: 'readModifyWrite';
+			/** The instance route (GET) that answers the stored object. */
+			read(params: ItemParameters): string;
+			/** The body sent: the stored object (as `read` answered it) with the item's request body over it. */
+			merge(stored: unknown, body: IDataObject, params: ItemParameters): IDataObject;
+	  };
+/** What the Sending options need to know of a send. */
+export interface MessageSend {
+	/**
+	 * The presence the server shows during the body's `delay` before it sends (its
+	 * sendMessageWithTyping); left out where the server ignores `delay` for this send.
+	 */
+	typing?: 'composing' | 'recording';
+	/** The recipient is the item's `number` parameter, so it can be checked for an account. */
+	toNumber: boolean;
+	/** WhatsApp does not show this message type on every account: the operation shows a notice. */
+	notShownOnEveryAccount?: string;
 }
 
 /** A server's refusal the operation explains in terms of one of its fields. */
