@@ -94,7 +94,7 @@ const CASES: Record<string, Case> = {
 		expect(await stored(sandbox, { resource: 'chatwoot', operation: 'get' })).toMatchObject({ enabled: true, nameInbox: 'Support', signMsg: false, ignoreJids: ['@g.us'] });
 	},
 	'chatbot.updateSettings': async (sandbox) => {
-		const seeded = await run(sandbox, { resource: 'chatbot', operation: 'updateSettings', kind: 'dify', ignoreJids: '@g.us', expire: 20 });
+		const seeded = await run(sandbox, { resource: 'chatbot', operation: 'updateSettings', kind: 'dify', settings: { ignoreJids: '@g.us', expire: 20, keywordFinish: '#stop' } });
 		expect(seeded.error).toBeUndefined();
 		sandbox.clearRequests();
 
@@ -102,8 +102,14 @@ const CASES: Record<string, Case> = {
 		expect(fresh.error).toBeUndefined();
 		const [read, write] = sent(sandbox);
 		expect(read).toEqual({ method: 'GET', path: '/dify/fetchSettings/demo', body: undefined, status: 200 });
-		expect(write).toMatchObject({ method: 'POST', path: '/dify/settings/demo', status: 200, body: { expire: 300, ignoreJids: ['@g.us'] } });
-		expect(await stored(sandbox, { resource: 'chatbot', operation: 'getSettings', kind: 'dify' })).toMatchObject({ ignoreJids: ['@g.us'] });
+		expect(write).toMatchObject({ method: 'POST', path: '/dify/settings/demo', status: 200, body: { expire: 20, keywordFinish: '#stop', ignoreJids: ['@g.us'] } });
+		expect(await stored(sandbox, { resource: 'chatbot', operation: 'getSettings', kind: 'dify' })).toMatchObject({ expire: 20, keywordFinish: '#stop', ignoreJids: ['@g.us'] });
+
+		// One setting changed: only it; the rest as stored.
+		sandbox.clearRequests();
+		const one = await run(sandbox, { resource: 'chatbot', operation: 'updateSettings', kind: 'dify', settings: { expire: 5 } });
+		expect(one.error).toBeUndefined();
+		expect(sent(sandbox)[1].body).toMatchObject({ expire: 5, keywordFinish: '#stop', ignoreJids: ['@g.us'] });
 	},
 	'chatbot.update': async (sandbox) => {
 		const bot = { kind: 'typebot', url: 'https://typebot.example.com', typebot: 'kept-options', triggerValue: 'kept' };
