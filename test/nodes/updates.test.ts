@@ -64,7 +64,7 @@ const CASES: Record<string, Case> = {
 	'chatwoot.set': async (sandbox) => {
 		declareSecrets(CHATWOOT_TOKEN, NEW_CHATWOOT_TOKEN);
 		const connection = { url: 'https://chatwoot.example.com', accountId: '7', token: CHATWOOT_TOKEN };
-		const seeded = await run(sandbox, { resource: 'chatwoot', operation: 'set', ...connection, signMsg: true, options: { signDelimiter: '--', nameInbox: 'Support', ignoreJids: '@g.us' } });
+		const seeded = await run(sandbox, { resource: 'chatwoot', operation: 'set', ...connection, options: { signMsg: true, reopenConversation: true, signDelimiter: '--', nameInbox: 'Support', ignoreJids: '@g.us' } });
 		expect(seeded.error).toBeUndefined();
 		sandbox.clearRequests();
 
@@ -76,22 +76,22 @@ const CASES: Record<string, Case> = {
 			{
 				method: 'POST',
 				path: '/chatwoot/set/demo',
-				body: { ...connection, nameInbox: 'Support', signMsg: true, reopenConversation: false, conversationPending: false, signDelimiter: '--', enabled: false },
+				body: { ...connection, nameInbox: 'Support', signMsg: true, reopenConversation: true, conversationPending: false, signDelimiter: '--', enabled: false },
 				status: 201,
 			},
 		]);
 		expect(off.items[0].json).toMatchObject({ enabled: false, token: '[redacted]' });
 		expect(await stored(sandbox, { resource: 'chatwoot', operation: 'get' })).toMatchObject({ enabled: false, ...connection, token: '[redacted]', nameInbox: 'Support', signDelimiter: '--', ignoreJids: ['@g.us'] });
 
-		// Switched on again with a new token from a fresh node: the inbox name, delimiter and ignored chats stay.
+		// Switched on again with a new token from a fresh node: the switches, inbox name, delimiter and ignored chats stay.
 		sandbox.clearRequests();
 		const on = await run(sandbox, { resource: 'chatwoot', operation: 'set', ...connection, token: NEW_CHATWOOT_TOKEN });
 		expect(on.error).toBeUndefined();
 		expect(sandbox.requests.map((request) => request.body)).toEqual([
 			undefined,
-			{ ...connection, token: NEW_CHATWOOT_TOKEN, nameInbox: 'Support', signMsg: false, reopenConversation: false, conversationPending: false, enabled: true },
+			{ ...connection, token: NEW_CHATWOOT_TOKEN, nameInbox: 'Support', signMsg: true, reopenConversation: true, conversationPending: false, signDelimiter: '--', enabled: true },
 		]);
-		expect(await stored(sandbox, { resource: 'chatwoot', operation: 'get' })).toMatchObject({ enabled: true, nameInbox: 'Support', signMsg: false, ignoreJids: ['@g.us'] });
+		expect(await stored(sandbox, { resource: 'chatwoot', operation: 'get' })).toMatchObject({ enabled: true, nameInbox: 'Support', signMsg: true, reopenConversation: true, signDelimiter: '--', ignoreJids: ['@g.us'] });
 	},
 	'chatbot.updateSettings': async (sandbox) => {
 		const seeded = await run(sandbox, { resource: 'chatbot', operation: 'updateSettings', kind: 'dify', settings: { ignoreJids: '@g.us', expire: 20, keywordFinish: '#stop' } });
