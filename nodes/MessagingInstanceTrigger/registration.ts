@@ -9,7 +9,7 @@ import { readOptions } from './description';
 import { instanceNameOf } from './instance';
 import { forgetSettings } from './deliverySettings';
 import { deriveSecret, secretScopeOf } from './secret';
-import { secretInUrl, SECRET_HEADER, withoutSecret, withSecret } from './secretUrl';
+import { secretInUrl, SECRET_HEADER, withoutSecret, withScope, withSecret } from './secretUrl';
 import { kept, staticDataOf, withDerivedSecret, type Registration, type TriggerStaticData } from './state';
 
 /**
@@ -212,7 +212,8 @@ function isTestRun(ctx: IHookFunctions): boolean {
 function currentUrl(ctx: IHookFunctions): string {
 	const url = ctx.getNodeWebhookUrl('default');
 	if (!url) throw new NodeOperationError(ctx.getNode(), 'n8n gave this trigger no webhook URL');
-	return url;
+	// The ids the secret is derived over go with it: the action node verifies a trigger by them.
+	return withScope(url, secretScopeOf(ctx.getWorkflow(), ctx.getNode()));
 }
 
 export async function webhookExists(ctx: IHookFunctions): Promise<boolean> {

@@ -1,6 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { normaliseRecipient } from '../normalise';
 import type { ItemParameters } from '../parameters';
 import { picker } from '../pickers';
 import { BOT_PLATFORMS, platformOf, type BotPlatform, type PlatformField } from './platforms';
@@ -34,10 +33,10 @@ export function readPlatform(params: ItemParameters): BotPlatform {
 	return platform as BotPlatform;
 }
 
-/** The path of a platform's route, e.g. `/typebot/fetch/abc`: the id, when given, is encoded. */
-export function platformPath(params: ItemParameters, action: string, id?: string): string {
+/** The path of a platform's route, e.g. `/typebot/fetch/abc`: the id field, when given, is read as one path segment. */
+export function platformPath(params: ItemParameters, action: string, idField?: string): string {
 	const { value } = readPlatform(params);
-	return id === undefined ? `/${value}/${action}` : `/${value}/${action}/${encodeURIComponent(id)}`;
+	return idField === undefined ? `/${value}/${action}` : `/${value}/${action}/${params.pathSegment(idField)}`;
 }
 
 /** Every path of an action over the platforms, as the sandbox serves them. */
@@ -55,10 +54,6 @@ export function botIdProperty(description = 'The bot: pick it from the platform\
 	});
 }
 
-export function readBotId(params: ItemParameters, name = 'botId'): string {
-	return params.identifier(name).trim();
-}
-
 /** A chat as the bot sessions know it: a JID; a phone number becomes its phone JID. */
 export function chatProperty(description: string): INodeProperties {
 	return {
@@ -74,11 +69,8 @@ export function chatProperty(description: string): INodeProperties {
 }
 
 export function readChat(params: ItemParameters, name = 'remoteJid'): string {
-	const label = params.label(name);
-	const value = params.text(name, label).trim();
-	const normalised = normaliseRecipient(value, true);
-	if ('problem' in normalised) return params.fail(label, normalised.problem, 'Enter a JID such as 5511999990000@s.whatsapp.net, or a phone number with country code.');
-	return normalised.value.includes('@') ? normalised.value : `${normalised.value}@s.whatsapp.net`;
+	params.text(name);
+	return params.chatJid(name);
 }
 
 /**
@@ -146,15 +138,16 @@ export function readPlatformFields(params: ItemParameters, fields: readonly Plat
 	return into;
 }
 
-const onlyFor = (kinds: (platform: BotPlatform) => boolean) => ({
-	show: { '/kind': BOT_PLATFORMS.filter(kinds).map((platform) => platform.value) },
-});
-
-/** How a bot behaves in a conversation: on bots an option (the server's settings fill the gaps), in the settings a field. */
+/**
+ * How a bot behaves in a conversation: on bots an option (the server's settings fill the gaps),
+ * in the settings a field. Every platform has every one: the shared controller stores them
+ * all (base-chatbot.controller.ts), its emit waits Debounce Time for every platform, and each
+ * platform's service (Typebot's and OpenAI's too) sends through the shared service's
+ * `sendMessageWhatsApp`, which reads Split Messages and Time per Character; Typebot's and
+ * OpenAI's services read Keep Open themselves, the others' through the shared service.
+ */
 interface Behaviour {
 	property: INodeProperties;
-	/** The platforms with it. */
-	has(platform: BotPlatform): boolean;
 	read(params: ItemParameters, value: unknown, label: string): string | number | boolean | string[];
 }
 
@@ -172,49 +165,37 @@ const jidList = (params: ItemParameters, value: unknown, label: string) => {
 	return [...new Set(entries.map((entry) => entry.trim()).filter((entry) => entry !== ''))];
 };
 
-const everyPlatform = () => true;
-const keepsOpen = (platform: BotPlatform) => platform.keepsOpen;
-const splitsMessages = (platform: BotPlatform) => platform.splitsMessages;
-
 const BEHAVIOURS: Behaviour[] = [
 	{
-		property: { displayName: 'Expire After (Minutes)', name: 'expire', type: 'number', typeOptions: { minValue: 0 }, default: 0, description: 'Minutes without a message after which a conversation with the bot ends (0: never)' },
-		has: everyPlatform,
+		property: { displayName: 'Expire After (Minutes)', name: 'expire', type: 'number', typeOptions: { minValue: 0, maxValue: 525_600 }, default: 0, description: 'Minutes without a message after which a conversation with the bot ends (0: never)' },
 		read: wholeNumber,
 	},
 	{
 		property: { displayName: 'Keyword to End', name: 'keywordFinish', type: 'string', default: '', placeholder: '#stop', description: 'A message that ends the conversation with the bot' },
-		has: everyPlatform,
 		read: someText,
 	},
 	{
-		property: { displayName: 'Typing Delay (Milliseconds)', name: 'delayMessage', type: 'number', typeOptions: { minValue: 0 }, default: 1000, description: 'How long the bot shows "typing…" before each answer' },
-		has: everyPlatform,
+		property: { displayName: 'Typing Delay (Milliseconds)', name: 'delayMessage', type: 'number', typeOptions: { minValue: 0, maxValue: 300_000 }, default: 1000, description: 'How long the bot shows "typing…" before each answer' },
 		read: wholeNumber,
 	},
 	{
 		property: { displayName: 'Unknown Message Answer', name: 'unknownMessage', type: 'string', default: '', description: 'What the bot answers to a message it cannot read (e.g. a sticker)' },
-		has: everyPlatform,
 		read: someText,
 	},
 	{
 		property: { displayName: 'Listen to Own Messages', name: 'listeningFromMe', type: 'boolean', default: false, description: 'Whether messages this instance sends also go to the bot' },
-		has: everyPlatform,
 		read: aFlag,
 	},
 	{
 		property: { displayName: 'Stop When I Write', name: 'stopBotFromMe', type: 'boolean', default: false, description: 'Whether a message this instance sends by hand pauses the bot in that chat' },
-		has: everyPlatform,
 		read: aFlag,
 	},
 	{
 		property: { displayName: 'Keep Open', name: 'keepOpen', type: 'boolean', default: false, description: 'Whether an ended conversation is kept (closed) instead of deleted, so the bot does not start again in that chat' },
-		has: keepsOpen,
 		read: aFlag,
 	},
 	{
-		property: { displayName: 'Debounce Time (Seconds)', name: 'debounceTime', type: 'number', typeOptions: { minValue: 0 }, default: 0, description: 'Seconds the bot waits for more messages before it answers them together' },
-		has: keepsOpen,
+		property: { displayName: 'Debounce Time (Seconds)', name: 'debounceTime', type: 'number', typeOptions: { minValue: 0, maxValue: 3_600 }, default: 0, description: 'Seconds the bot waits for more messages before it answers them together' },
 		read: wholeNumber,
 	},
 	{
@@ -227,70 +208,40 @@ const BEHAVIOURS: Behaviour[] = [
 			placeholder: '5511999990000@s.whatsapp.net, @g.us',
 			description: 'JIDs the bot never answers, separated by commas or new lines; "@g.us" stands for every group, "@s.whatsapp.net" for every person',
 		},
-		has: everyPlatform,
 		read: jidList,
 	},
 	{
 		property: { displayName: 'Split Messages', name: 'splitMessages', type: 'boolean', default: false, description: 'Whether a long answer goes out as several messages, one per paragraph' },
-		has: splitsMessages,
 		read: aFlag,
 	},
 	{
-		property: { displayName: 'Time per Character (Milliseconds)', name: 'timePerChar', type: 'number', typeOptions: { minValue: 0 }, default: 0, description: 'Typing time per character of a split answer' },
-		has: splitsMessages,
+		property: { displayName: 'Time per Character (Milliseconds)', name: 'timePerChar', type: 'number', typeOptions: { minValue: 0, maxValue: 10_000 }, default: 0, description: 'Typing time per character of a split answer' },
 		read: wholeNumber,
 	},
 ];
 
-/** The bot's behaviour as an Options collection: what is left out, the server takes from the platform's settings. */
-export function botOptionsProperty(): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: BEHAVIOURS.map((behaviour) =>
-			behaviour.has === everyPlatform ? behaviour.property : { ...behaviour.property, displayOptions: onlyFor(behaviour.has) },
-		),
-	};
+/**
+ * The behaviour as a collection: a bot's Options (what is left out, the server takes from the
+ * platform's settings), or the settings' own Settings (what is left out keeps its stored value).
+ */
+export function botOptionsProperty(name = 'options', displayName = 'Options', placeholder = 'Add Option'): INodeProperties {
+	return { displayName, name, type: 'collection', placeholder, default: {}, options: BEHAVIOURS.map((behaviour) => behaviour.property) };
 }
 
-export function readBotOptions(params: ItemParameters, platform: BotPlatform): IDataObject {
-	const options = params.collection('options');
+/** The behaviour the item sets in the collection `name`, read as the server takes it. */
+export function readBotOptions(params: ItemParameters, name = 'options'): IDataObject {
+	const options = params.collection(name);
 	const body: IDataObject = {};
 	for (const behaviour of BEHAVIOURS) {
-		const { name } = behaviour.property;
-		if (!behaviour.has(platform) || options[name] === undefined) continue;
-		body[name] = behaviour.read(params, options[name], params.label(`options.${name}`));
+		const field = behaviour.property.name;
+		if (options[field] === undefined) continue;
+		body[field] = behaviour.read(params, options[field], params.label(`${name}.${field}`));
 	}
 	return body;
 }
 
-/** The settings' behaviour fields, each shown for the platforms with it. */
-export function settingsProperties(): INodeProperties[] {
-	return BEHAVIOURS.map((behaviour) => {
-		const property = { ...behaviour.property };
-		// The server's own defaults, so that saving the settings unchanged changes nothing.
-		if (property.name === 'expire') property.default = 300;
-		if (property.name === 'keywordFinish') property.default = 'bye';
-		if (property.name === 'unknownMessage') property.default = 'Sorry, I don\'t understand';
-		if (property.name === 'listeningFromMe' || property.name === 'stopBotFromMe') property.default = true;
-		if (property.name === 'debounceTime') property.default = 1;
-		if (behaviour.has === everyPlatform) return property;
-		return { ...property, displayOptions: { show: { kind: BOT_PLATFORMS.filter(behaviour.has).map((platform) => platform.value) } } };
-	});
-}
-
-export function readSettings(params: ItemParameters, platform: BotPlatform): IDataObject {
-	const body: IDataObject = {};
-	for (const behaviour of BEHAVIOURS) {
-		const { name } = behaviour.property;
-		if (!behaviour.has(platform)) continue;
-		body[name] = behaviour.read(params, params.raw<unknown>(name, behaviour.property.default), params.label(name));
-	}
-	return body;
-}
+/** The names of the behaviour fields: what the server's settings hold besides a platform's own. */
+export const BEHAVIOUR_NAMES: readonly string[] = BEHAVIOURS.map((behaviour) => behaviour.property.name);
 
 export const TRIGGER_PROPERTIES: INodeProperties[] = [
 	{
@@ -365,5 +316,5 @@ export function readBot(params: ItemParameters): IDataObject {
 	const { enabled, description, ...trigger } = readTrigger(params);
 	const body: IDataObject = { enabled, ...(description !== undefined ? { description } : {}) };
 	readPlatformFields(params, platform.fields, body);
-	return { ...body, ...trigger, ...readBotOptions(params, platform) };
+	return { ...body, ...trigger, ...readBotOptions(params) };
 }
