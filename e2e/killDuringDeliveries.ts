@@ -106,7 +106,7 @@ export async function killDuringDeliveriesChecks(tools: E2eTools): Promise<void>
 	const echo = process.env.E2E_VERBOSE === '1';
 	let n8n: N8nHandle | undefined;
 	try {
-		await tools.check('(kill) n8n killed (SIGKILL) while deliveries arrive: every 2xx message is in an execution, the rest are delivered again, none is handled twice', async () => {
+		await tools.check('(kill) n8n killed (SIGKILL) while deliveries arrive: every 2xx message is in an execution, none is handled twice, the rest are delivered again (a retry refused by n8n\'s startup 404 is counted)', async () => {
 			n8n = await startN8n({ version: tools.version, userFolder: folder, port, echo });
 			let rest = await setupOwnerAndLogin(n8n.url);
 			const credential = (await rest.call('POST', '/credentials', { name: 'Sandbox (kill)', type: 'messagingInstanceApi', data: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, dialect: 'documented' } })) as { id: string };
