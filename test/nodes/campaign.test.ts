@@ -5,6 +5,7 @@ import type { Sandbox } from '../../sandbox/sandbox';
 import { fieldsOf, OPERATIONS } from '../../nodes/MessagingInstance/actions/index';
 import { CHECK_BATCH } from '../../nodes/MessagingInstance/actions/message/sending/accounts';
 import { MESSAGE_IDS, runNode } from '../harness/engine';
+import { useHostileServer } from '../hostile/server';
 import { credentialsFor, run, useSandbox } from './helpers';
 
 /**
@@ -223,4 +224,23 @@ describe('sending to many (documented interface)', () => {
 		]);
 		expect(result.items.map((item) => item.json.outcome)).toEqual(['sent', 'skipped']);
 	});
+});
+
+describe('sending to many behind a proxy that rate limits', () => {
+	const hostile = useHostileServer();
+
+	test('a 429 with Retry-After: 7 is waited out as the server asks (not the shorter first wait), then sent once', async () => {
+		hostile.current.script('rate-limited');
+		const started = Date.now();
+		const result = await runNode({
+			parameters: { instance: 'demo', ...text({ rateLimitRetries: 1, rateLimitWaitSeconds: 0.01 }) },
+			items: numbersOf(1),
+			credentials: { baseUrl: hostile.current.url, apiKey: 'proxy-key-1234567890', dialect: 'v2' },
+		});
+		expect(result.error).toBeUndefined();
+		expect(Date.now() - started).toBeGreaterThanOrEqual(7000);
+		// the refused send, the lookup of its id (nothing there: the proxy answers it `ok`, without messages), the send again
+		expect(hostile.current.seen.map((request) => request.path)).toEqual(['/message/sendText/demo', '/chat/findMessages/demo', '/message/sendText/demo']);
+		expect(result.items.map((item) => item.json.outcome)).toEqual(['sent']);
+	}, 20_000);
 });

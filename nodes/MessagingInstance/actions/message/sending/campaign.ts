@@ -97,7 +97,8 @@ export class Campaign {
 	/** Why the run stopped sending, once it has. */
 	private stoppedBecause: string | undefined;
 
-	private constructor(
+	/** A campaign of these settings; `open` reads them from the node. */
+	constructor(
 		private readonly settings: SendingSettings,
 		private readonly accounts: AccountCheck,
 		private readonly clock: Clock,
