@@ -205,9 +205,17 @@ describe('sending to many (v2)', () => {
 		expect(sends(sandbox.current)).toHaveLength(2);
 	});
 
-	test('Sending options with a wrong value fail before any request, naming the field', async () => {
-		const result = await run(sandbox.current, text({ pauseMinSeconds: 9, pauseMaxSeconds: 3 }), { items: numbersOf(2) });
-		expect(result.error?.message).toMatch(/Pause Between Messages: At Least \(Seconds\)/);
+	test.each([
+		[{ pauseMinSeconds: 9, pauseMaxSeconds: 3 }, /Pause Between Messages: At Least \(Seconds\).*must not be more than/],
+		[{ pauseMaxSeconds: 'soon' }, /Pause Between Messages: At Most \(Seconds\).*must be a number/],
+		[{ rateLimitRetries: 1e9 }, /Retries on Rate Limit.*must be between 0 and 10/],
+		[{ stopAfterFailures: 0.5 }, /Stop After Failures in a Row.*must be a whole number/],
+		[{ typeLikePerson: 'yes please' }, /Type Like a Person.*must be true or false/],
+		[{ typeLikePerson: true, typingMaxSeconds: 1e12 }, /Typing At Most \(Seconds\).*must be between 0 and 300/],
+		[{ onlyNumbersWithAccount: { deep: [1] } }, /Only Numbers With an Account.*must be true or false/],
+	])('Sending %j fails before any request, naming the field', async (sending, message) => {
+		const result = await run(sandbox.current, text(sending as INodeParameters), { items: numbersOf(2) });
+		expect(`${result.error?.message} ${result.error?.description ?? ''}`).toMatch(message);
 		expect(sandbox.current.requests).toHaveLength(0);
 	});
 });
