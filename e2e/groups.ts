@@ -34,11 +34,13 @@ import { creatorEntryChecks } from './creator';
 import { chatbotChecks } from './chatbots';
 import { otherRoutesChecks } from './otherRoutes';
 import { chatReplyChecks } from './chatReply';
+import { collectBurstChecks } from './collectBurst';
 import { agentReviewChecks } from './agentReview';
 import { nodeTypeChecks, logChecks } from './loading';
 import { triggerChecks } from './trigger';
 import { restartChecks } from './restart';
 import { recipeChecks } from './recipes';
+import { killDuringDeliveriesChecks } from './killDuringDeliveries';
 
 /** What every group of one tier run gets: the installed package, the documented sandbox and its workflows. */
 export interface TierRun {
@@ -124,8 +126,12 @@ export const E2E_GROUPS: E2eGroup[] = [
 	served('u', (tools, rest) => otherRoutesChecks(tools, rest)),
 	// (v) Send and Wait answered in the chat: the trigger hands the reply to the waiting run
 	served('v', chatReplyChecks, 'n8n\'s waiting runs resumed through the trigger, workflow static data, and a file handed to the run as binary data'),
+	// (y) Collect Burst: three messages get one reply, a later one its own, a voice note reaches Download Media
+	served('y', collectBurstChecks),
 	// (w) a person approves or declines an AI agent's Send Text on WhatsApp (Human-in-the-Loop tool)
 	served('w', (tools, rest, url) => agentReviewChecks(tools, rest, url), 'n8n\'s AI Agent with the Human-in-the-Loop tool n8n generates'),
+	// (kill) n8n killed (SIGKILL) while deliveries arrive: no acknowledged message lost, none handled twice
+	served('kill', (tools) => killDuringDeliveriesChecks(tools), 'when n8n answers a trigger\'s webhook (after it recorded the execution) and how it keeps executions a kill cut short'),
 	// (c) node types n8n serves
 	served('c', (_tools, rest, _url, t) => nodeTypeChecks(t.report, rest), 'that n8n loads the package\'s node types and their tool variants'),
 	// (b) trigger lifecycle, with (d) the chat page in a browser while it is active

@@ -12,8 +12,15 @@
  * (e2e/recipes.ts) rebuilds them with the running n8n's rules and node types and compares.
  */
 import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
+
+export const RECIPE_DIR = path.resolve(__dirname, '..', 'docs', 'recipes');
+export const recipePath = (file: string): string => path.join(RECIPE_DIR, `${file}.json`);
+/** A recipe file as it is. */
+export const readRecipe = (file: string): any => JSON.parse(fs.readFileSync(recipePath(file), 'utf8'));
 
 export const ACTION = 'n8n-nodes-messaging-instance.messagingInstance';
 export const TRIGGER = 'n8n-nodes-messaging-instance.messagingInstanceTrigger';
@@ -197,6 +204,7 @@ const chatReply: Recipe = {
 				message: '=Deliver order {{ $json.body.id }} on Friday?',
 				responseType: 'chatReply',
 				choices: { values: [{ choice: 'Yes' }, { choice: 'No' }] },
+				options: { limitWaitTime: { values: { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'days' } } },
 			},
 		},
 		{ type: IF, typeVersion: 2.3, set: condition(stableId('chat-reply', 'condition'), '={{ $json.choice }}', { type: 'string', operation: 'equals' }, 'Yes') },
@@ -205,8 +213,8 @@ const chatReply: Recipe = {
 	links: [[0, 1], [1, 2], [2, 3, 0]],
 };
 
-/** The file a Code node makes: a small text report. */
-export const CODE_FILE = { text: 'Orders today: 42\n', fileName: 'report.txt', mimeType: 'text/plain', number: '5511999990000' };
+/** The file the Code node makes (docs/recipes.md shows its code as it is). */
+export const CODE_FILE = { text: 'Your invoice, as promised.', fileName: 'invoice.txt', mimeType: 'text/plain', number: '5511999990000' };
 
 const mediaFromCode: Recipe = {
 	file: 'media-from-code',
@@ -218,16 +226,15 @@ const mediaFromCode: Recipe = {
 			typeVersion: 2,
 			set: {
 				jsCode: [
-					'// Any bytes become a file: base64 in `data`, with its MIME type and file name.',
-					`const report = ${JSON.stringify(CODE_FILE.text)};`,
+					`const text = '${CODE_FILE.text}';`,
 					'return [{',
 					`  json: { number: '${CODE_FILE.number}' },`,
-					`  binary: { data: { data: Buffer.from(report).toString('base64'), mimeType: '${CODE_FILE.mimeType}', fileName: '${CODE_FILE.fileName}' } },`,
+					`  binary: { data: { data: Buffer.from(text).toString('base64'), mimeType: '${CODE_FILE.mimeType}', fileName: '${CODE_FILE.fileName}' } },`,
 					'}];',
 				].join('\n'),
 			},
 		},
-		{ type: ACTION, typeVersion: 2, credential: 'messagingInstanceApi', set: { resource: 'message', operation: 'sendMedia', instance: INSTANCE, number: '={{ $json.number }}', caption: "Today's report" } },
+		{ type: ACTION, typeVersion: 2, credential: 'messagingInstanceApi', set: { resource: 'message', operation: 'sendMedia', instance: INSTANCE, number: '={{ $json.number }}', caption: 'Your invoice' } },
 	],
 	links: [[0, 1], [1, 2]],
 };

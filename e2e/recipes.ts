@@ -21,7 +21,7 @@ import * as path from 'node:path';
 
 import { DEFAULT_N8N_VERSION, executeWorkflow, nodeOutputs, request, resolveN8nVersion, runtimeDir, type RestClient } from '../scripts/n8n-runtime';
 import { findServiceBinaries, redisCommands, startRedis } from '../scripts/services';
-import { ACTION, CODE_FILE, RECIPES, REDIS_CREDENTIAL, SANDBOX_CREDENTIAL, buildRecipe, referencedNodeNames, type EditorRules } from './recipeBook';
+import { ACTION, TRIGGER, CODE_FILE, RECIPES, RECIPE_DIR, REDIS_CREDENTIAL, SANDBOX_CREDENTIAL, buildRecipe, readRecipe, recipePath, referencedNodeNames, type EditorRules } from './recipeBook';
 import { unflatten } from './serverVersions';
 import { runAlone } from './standalone';
 import type { ServedRun } from './groups';
@@ -29,10 +29,6 @@ import type { E2eTools } from './v2';
 
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports */
 type Sandbox = any;
-
-export const RECIPE_DIR = path.resolve(__dirname, '..', 'docs', 'recipes');
-export const recipePath = (file: string): string => path.join(RECIPE_DIR, `${file}.json`);
-export const readRecipe = (file: string): any => JSON.parse(fs.readFileSync(recipePath(file), 'utf8'));
 
 /** n8n's rules from the installed n8n-workflow of `version`, over the given node type descriptions. */
 export function rulesOf(version: string, descriptions: any[]): EditorRules {
@@ -73,12 +69,13 @@ async function finished(tools: E2eTools, rest: RestClient, workflowId: string, s
 	return typeof full.data === 'string' ? unflatten(full.data) : full.data;
 }
 
-/** Publishes a workflow and waits until the sandbox's instance webhook points at this n8n. */
+/** Publishes a trigger's workflow and waits until the sandbox's instance webhook is this trigger's (its webhook id in the URL) and serves. */
 async function publish(tools: E2eTools, rest: RestClient, sandbox: Sandbox, n8nUrl: string, id: string): Promise<void> {
+	const webhookId = String((await rest.getWorkflow(id)).nodes.find((n: any) => n.type === TRIGGER)?.webhookId);
 	await rest.activate(id);
-	const hook = await tools.waitFor('the instance\'s webhook on this n8n', () => {
+	const hook = await tools.waitFor(`the instance's webhook on this n8n, with the trigger's webhook id ${webhookId}`, () => {
 		const h = sandbox.webhookOf('demo');
-		return h?.enabled && String(h.url).startsWith(`${n8nUrl}/webhook/`) ? h : undefined;
+		return h?.enabled && String(h.url).startsWith(`${n8nUrl}/webhook/`) && String(h.url).includes(webhookId) ? h : undefined;
 	}, 15000);
 	const url = new URL(String(hook.url));
 	await tools.waitFor('the production webhook to serve', async () => ((await request('POST', `${url.origin}${url.pathname}`, {})).status !== 404 ? true : undefined), 30000);
@@ -143,7 +140,7 @@ export async function recipeChecks(tools: E2eTools, rest: RestClient, n8nUrl: st
 			const [media] = sent(sandbox, '/message/sendMedia/demo');
 			assert.deepEqual(
 				{ number: media?.body?.number, mediatype: media?.body?.mediatype, mimetype: media?.body?.mimetype, fileName: media?.body?.fileName, caption: media?.body?.caption, text: Buffer.from(String(media?.body?.media), 'base64').toString() },
-				{ number: CODE_FILE.number, mediatype: 'document', mimetype: CODE_FILE.mimeType, fileName: CODE_FILE.fileName, caption: "Today's report", text: CODE_FILE.text },
+				{ number: CODE_FILE.number, mediatype: 'document', mimetype: CODE_FILE.mimeType, fileName: CODE_FILE.fileName, caption: 'Your invoice', text: CODE_FILE.text },
 			);
 			assert.ok(media.status < 300, `the sandbox answered ${media.status}`);
 		});
@@ -223,7 +220,8 @@ export async function recipeChecks(tools: E2eTools, rest: RestClient, n8nUrl: st
 			assert.equal(reply.body.number, PHONE_JID);
 			const keys = (await redisCommands(redis.port, [['SELECT', '1'], ['KEYS', 'messaging-dedupe:*']])) as string[];
 			assert.equal(keys.length, 1, JSON.stringify(keys));
-			const [count, ttl] = (await redisCommands(redis.port, [['SELECT', '1'], ['GET', keys[0]], ['TTL', keys[0]]])) as string[];
+			const count = await redisCommands(redis.port, [['SELECT', '1'], ['GET', keys[0]]]);
+			const ttl = await redisCommands(redis.port, [['SELECT', '1'], ['TTL', keys[0]]]);
 			assert.equal(String(count), '1');
 			assert.ok(Number(ttl) > 86000 && Number(ttl) <= 86400, `TTL ${ttl}`);
 			await rest.deactivate(ids['queue-mode-dedupe']);

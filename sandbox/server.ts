@@ -107,6 +107,7 @@ class SandboxImpl implements Sandbox {
 				removeInstance: (name) => void this.instancesByName.delete(name),
 				chatLog: () => this.chat,
 				emitFor: (inst, event, data) => void this.track(deliver(this.delivery, inst, event, data)),
+				switchedOff: (integration) => options.switchedOff?.includes(integration) === true,
 			},
 		});
 		this.stateFile = new StateFile(options.stateFile, () => ({ instances: this.instances(), chat: this.chat }), this.log);

@@ -16,6 +16,7 @@ import { apiKeyProblem, credentialError, notJsonError, toApiError } from './erro
 import { MAX_TIMER_MS, requestTimeoutMs } from './deadline';
 import { jsonBody } from './jsonBody';
 import { redactError, secretsOfUrl } from './redact';
+import { pathProblem } from './requestParts';
 
 export const CREDENTIAL_TYPE = 'messagingInstanceApi';
 
@@ -68,15 +69,9 @@ export interface ApiRequest {
 }
 
 /** The execution's own cancel signal, where the context has one (an execution stopped by the user). */
-function cancelSignalOf(ctx: RequestContext): AbortSignal | undefined {
+export function cancelSignalOf(ctx: RequestContext): AbortSignal | undefined {
 	const context = ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined };
 	return typeof context.getExecutionCancelSignal === 'function' ? context.getExecutionCancelSignal() : undefined;
-}
-
-function isJson(response: IN8nHttpFullResponse): boolean {
-	const body = response.body;
-	if (body === undefined || body === null || body === '') return true;
-	return typeof body === 'object' && !Buffer.isBuffer(body);
 }
 
 /**
@@ -104,10 +99,13 @@ export async function apiRequest(
 	if (problem) throw redactError(credentialError(ctx.getNode(), itemIndex, problem), secrets);
 	const path =
 		request.instance === undefined ? request.route : `${request.route}/${encodeURIComponent(request.instance)}`;
+	const badPath = pathProblem(path);
+	if (badPath) throw redactError(new NodeApiError(ctx.getNode(), { reason: 'bad path' } as JsonObject, { message: `The request's path ${badPath}`, description: 'Nothing was sent. Check the IDs the operation puts into its path.', itemIndex }), secrets);
 	const url = `${connection.baseUrl}${path}`;
 	const body = request.body ? jsonBody(request.body) : undefined;
 	let response: IN8nHttpFullResponse;
-	let streamed: Streamed | undefined;
+	let streamed: Streamed;
+	let answering = false;
 	try {
 		response = (await ctx.helpers.httpRequest({
 			method: request.method ?? 'POST',
@@ -120,17 +118,21 @@ export async function apiRequest(
 			disableFollowRedirect: true,
 			timeout: deadlineMs,
 			abortSignal: cancel ? AbortSignal.any([deadline, cancel]) : deadline,
-			...(request.readAnswer ? { encoding: 'stream' as const } : {}),
+			// Every answer is read as a stream, so that none is held past its bound (readJsonAnswer).
+			encoding: 'stream',
 		})) as IN8nHttpFullResponse;
-		if (request.readAnswer) streamed = await streamedAnswer(response, request.readAnswer);
+		answering = true;
+		streamed = request.readAnswer ? await streamedAnswer(response, request.readAnswer) : await readJsonAnswer(response);
 	} catch (error) {
 		const cancelled = cancel?.aborted === true;
 		const timedOut = deadline.aborted && !cancelled;
-		if (request.readAnswer) await readErrorBody(error);
-		const unreadable = unreadableAnswerError(ctx, error, itemIndex);
+		await readErrorBody(error);
+		// The status and headers came, then the connection broke: the server was reached.
+		const failure = answering && !timedOut && !cancelled ? Object.assign(new Error('The answer was cut off'), { code: 'ERR_BAD_RESPONSE' }) : error;
+		const unreadable = unreadableAnswerError(ctx, failure, itemIndex);
 		if (unreadable) throw redactError(unreadable, secrets);
 		throw redactError(
-			toApiError(ctx.getNode(), error, itemIndex, {
+			toApiError(ctx.getNode(), failure, itemIndex, {
 				instance: request.instance ?? '',
 				requestUrl: url,
 				deadlineMs: timedOut ? deadlineMs : undefined,
@@ -140,15 +142,62 @@ export async function apiRequest(
 			secrets,
 		);
 	}
-	if (streamed?.read === false) {
+	if (streamed.read === 'tooLarge') throw redactError(answerTooLargeError(ctx, itemIndex, response.statusCode), secrets);
+	if (streamed.read === false) {
 		throw redactError(notJsonError(ctx.getNode(), itemIndex, response.statusCode, streamed.contentType), secrets);
 	}
-	if (streamed) return streamed.value;
-	if (!isJson(response)) {
-		const contentType = String(response.headers?.['content-type'] ?? '');
-		throw redactError(notJsonError(ctx.getNode(), itemIndex, response.statusCode, contentType), secrets);
+	return streamed.value;
+}
+
+// ------------------------------------------------------------------ the bound of every answer
+
+/**
+ * The most any JSON answer may hold (the README's "Security and limits"): past it the answer
+ * is left unread and the request fails, so a server that answers without end cannot fill
+ * n8n's memory. Answers with a file (Download Media) have their own bound, set by the user.
+ */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/** A JSON answer read up to MAX_ANSWER_BYTES: parsed, or why not. An empty answer is `undefined`. */
+async function readJsonAnswer(response: IN8nHttpFullResponse): Promise<Streamed> {
+	const stream = response.body as AsyncIterable<Buffer> & { destroy?: () => void };
+	const contentType = String(response.headers?.['content-type'] ?? '');
+	const length = Number(response.headers?.['content-length']);
+	if (length > MAX_ANSWER_BYTES) {
+		stream.destroy?.();
+		return { read: 'tooLarge' };
 	}
-	return response.body === '' || response.body === null ? undefined : response.body;
+	const chunks: Buffer[] = [];
+	let bytes = 0;
+	for await (const chunk of stream) {
+		bytes += chunk.length;
+		if (bytes > MAX_ANSWER_BYTES) {
+			stream.destroy?.();
+			return { read: 'tooLarge' };
+		}
+		chunks.push(chunk);
+	}
+	const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes)).toString('utf8');
+	if (text.trim() === '') return { read: true, value: undefined };
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		return { read: false, contentType };
+	}
+	// A bare text, number or switch is no answer of the interface (an HTML error page's proxy says "OK").
+	if (value !== null && typeof value !== 'object') return { read: false, contentType };
+	// `null` is an answer ("nothing saved"); an empty body is none (a controller that returned nothing).
+	return { read: true, value };
+}
+
+function answerTooLargeError(ctx: RequestContext, itemIndex: number, status: number): NodeApiError {
+	const megabytes = MAX_ANSWER_BYTES / 1024 / 1024;
+	return new NodeApiError(ctx.getNode(), { reason: 'answer too large' } as JsonObject, {
+		message: `The server's answer is larger than ${megabytes} MB, the most an answer may have; reading stopped there`,
+		description: `The server answered with success (HTTP ${status}), but with more than ${megabytes} MB: the answer was not read, so nothing of it is output. Ask for less (a Limit, Filters), or check that the Base URL points at the API.`,
+		itemIndex,
+	});
 }
 
 // ------------------------------------------------------------------ answers read as streams
@@ -159,7 +208,7 @@ export async function apiRequest(
 /** Reads a 2xx answer as it streams in; `answerBytes` is its length when the server said it. */
 export type AnswerReader = (answer: AsyncIterable<Buffer>, answerBytes: number | undefined) => Promise<unknown>;
 
-type Streamed = { read: true; value: unknown } | { read: false; contentType: string };
+type Streamed = { read: true; value: unknown } | { read: false; contentType: string } | { read: 'tooLarge' };
 
 /** The 2xx answer read by the reader; an answer that says it is not JSON is left unread. */
 async function streamedAnswer(response: IN8nHttpFullResponse, readAnswer: AnswerReader): Promise<Streamed> {

@@ -1,13 +1,14 @@
 /**
  * The recipes the docs show are the files under docs/recipes/, which the end-to-end tier runs
- * (e2e/recipes.ts, check (x)): every `{{ … }}` expression the docs give for a recipe is in its
- * file as written, every `$('…')` in a file names one of its nodes, and the package's nodes in
- * the files carry the names and parameters n8n's editor gives a new node (n8n-workflow's
- * `makeNodeName`, made unique; only non-default parameters). The other nodes' names and
- * parameters need n8n's own node types: the e2e check rebuilds the whole files with the
- * running n8n's.
+ * (e2e/recipes.ts, check (x)). docs/recipes.md gives each recipe a section that links its file
+ * (`<file>.json`), and that section shows what the file holds: every `{{ … }}` expression of the
+ * file as written, the Code node's code as it is, and no `$('…')` naming a node the file does
+ * not have. In the files, every `$('…')` names one of their nodes, and the package's nodes
+ * carry the names and parameters n8n's editor gives a new node (n8n-workflow's `makeNodeName`,
+ * made unique; only non-default parameters). The other nodes' names and parameters need n8n's
+ * own node types: the e2e check rebuilds the whole files with the running n8n's.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NodeHelpers } from 'n8n-workflow';
 import type { INodeTypeDescription } from 'n8n-workflow';
@@ -25,26 +26,41 @@ const DESCRIPTIONS: Record<string, INodeTypeDescription> = {
 };
 const fileOf = (file: string): any => JSON.parse(readFileSync(join(ROOT, 'docs', 'recipes', `${file}.json`), 'utf8'));
 
-/** The docs that show recipes: each recipe's section names its file (`<file>.json`). */
-const DOCS = ['docs/recipes.md', 'docs/recipes/README.md', 'README.md'].filter((doc) => existsSync(join(ROOT, doc)));
+/** The page of recipes (the first page's Usage links it). */
+const DOCS = ['docs/recipes.md'];
 
 const EXPRESSION = /\{\{[\s\S]*?\}\}/g;
-const squeeze = (text: string): string => text.replace(/\s+/g, ' ');
+const squeeze = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 /** Every `{{ … }}` in a workflow's parameters, whitespace squeezed. */
-function expressionsOf(workflow: any): Set<string> {
+function expressionsOf(workflow: any): string[] {
 	const found = new Set<string>();
 	const walk = (value: unknown): void => {
 		if (typeof value === 'string') for (const m of value.matchAll(EXPRESSION)) found.add(squeeze(m[0]));
 		else if (value && typeof value === 'object') Object.values(value).forEach(walk);
 	};
 	workflow.nodes.forEach((node: any) => walk(node.parameters));
-	return found;
+	return [...found];
 }
 
-/** The sections of a Markdown text (a heading and what follows it up to the next heading). */
-function sections(text: string): string[] {
-	return text.split(/^(?=#{1,6} )/m);
+/** A recipe's section: from the heading above the first mention of its file to the next heading of that level or higher. */
+function sectionOf(text: string, file: string): string | undefined {
+	const at = text.indexOf(`${file}.json`);
+	if (at < 0) return undefined;
+	const start = text.lastIndexOf('\n#', at) + 1;
+	const level = /^#+/.exec(text.slice(start))![0].length;
+	const next = new RegExp(`^#{1,${level}} `, 'm').exec(text.slice(at));
+	return text.slice(start, next ? at + next.index : undefined);
+}
+
+/** The code of a fenced ```js block, without the indentation of the list item it stands in. */
+function codeBlocks(section: string): string[] {
+	return [...section.matchAll(/^([ \t]*)```js\n([\s\S]*?)\n[ \t]*```/gm)].map(([, indent, code]) =>
+		code
+			.split('\n')
+			.map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line))
+			.join('\n'),
+	);
 }
 
 describe('recipe files', () => {
@@ -70,25 +86,23 @@ describe('recipe files', () => {
 	});
 });
 
-describe('the docs show the recipes as the files hold them', () => {
-	it('docs/recipes.md (or, before it exists, docs/recipes/README.md) names every recipe file', () => {
-		const doc = DOCS[0];
-		const text = readFileSync(join(ROOT, doc), 'utf8');
-		for (const recipe of RECIPES) expect(`${doc}: ${text.includes(`${recipe.file}.json`)}`).toBe(`${doc}: true`);
+describe.each(DOCS.map((doc) => [doc]))('%s shows the recipes as the files hold them', (doc) => {
+	const text = readFileSync(join(ROOT, doc), 'utf8');
+
+	it.each(RECIPES.map((r) => [r.file]))('a section links %s.json, shows each of its expressions as written, and names only its nodes', (file) => {
+		const section = sectionOf(text, file);
+		expect(section && `${file}.json`).toBe(`${file}.json`);
+		const shown = squeeze(section!);
+		const workflow = fileOf(file);
+		expect(expressionsOf(workflow).filter((expression) => !shown.includes(expression))).toEqual([]);
+		const names = workflow.nodes.map((n: any) => n.name);
+		const named = [...section!.matchAll(/\$\('([^']+)'\)/g)].map((m) => m[1]);
+		expect(named.filter((name) => !names.includes(name))).toEqual([]);
 	});
 
-	it.each(DOCS.map((d) => [d]))('%s: every {{ … }} in a recipe\'s section is in that recipe\'s file, as written', (doc) => {
-		const text = readFileSync(join(ROOT, doc), 'utf8');
-		const mismatches: string[] = [];
-		for (const section of sections(text)) {
-			const recipes = RECIPES.filter((r) => section.includes(`${r.file}.json`));
-			if (recipes.length === 0) continue;
-			const inFiles = new Set(recipes.flatMap((r) => [...expressionsOf(fileOf(r.file))]));
-			for (const m of section.matchAll(EXPRESSION)) {
-				const expression = squeeze(m[0]);
-				if (!inFiles.has(expression)) mismatches.push(`${recipes.map((r) => r.file).join('/')}: ${expression}`);
-			}
-		}
-		expect(mismatches).toEqual([]);
+	it('the Code node\'s code is shown as it is', () => {
+		const workflow = fileOf('media-from-code');
+		const code = workflow.nodes.find((n: any) => n.type === 'n8n-nodes-base.code').parameters.jsCode;
+		expect(codeBlocks(sectionOf(text, 'media-from-code') ?? '')).toContain(code);
 	});
 });

@@ -5,7 +5,18 @@ import { MessagingInstanceTrigger } from '../../nodes/MessagingInstanceTrigger/M
 import { startSandbox, type Dialect, type Sandbox } from '../../sandbox/server';
 import type { SandboxOptions } from '../../sandbox/types';
 import { declareSecrets } from '../harness/secrets';
+import { TRIGGER_NODE_ID, WEBHOOK_ID, WORKFLOW_ID } from '../harness/triggerWorkflow';
 import { TriggerHarness } from '../harness/webhooks';
+
+/**
+ * The webhook URL the trigger registers: its address, the ids its secret is derived over
+ * (`secret_scope`, base64url of the JSON list of workflow, node and webhook ids: how the
+ * action node verifies it) and the secret.
+ */
+export function registeredUrl(url: string, secret: string): string {
+	const scope = Buffer.from(JSON.stringify([WORKFLOW_ID, TRIGGER_NODE_ID, WEBHOOK_ID])).toString('base64url');
+	return `${url}?secret_scope=${scope}&secret=${secret}`;
+}
 
 export const INSTANCE = 'demo';
 export const TOKEN = 'INSTANCE-TOKEN-0123456789';

@@ -48,7 +48,7 @@ describe('trigger Instance: version 2 picker, version 1 text', () => {
 		s = await setup('v2', parameters, 2);
 		await s.harness.activate();
 		expect(setWebhookBodies(s.sandbox)).toEqual([
-			{ webhook: expect.objectContaining({ enabled: true, url: expect.stringContaining(`${s.harness.productionUrl()}?secret=`) }) },
+			{ webhook: expect.objectContaining({ enabled: true, url: expect.stringContaining(`${s.harness.productionUrl()}?secret_scope=`) }) },
 		]);
 		expect(s.sandbox.webhookOf(INSTANCE)?.url).toContain(s.harness.productionUrl());
 		await s.sandbox.injectMessage(INSTANCE, { from: '5511999990000', text: 'picked', id: `PICK-${mode}` });

@@ -1,5 +1,5 @@
 import type { Dialect } from '../../sandbox/server';
-import { expectNoSecrets, findCalls, INSTANCE, secretOf, setup, setWebhookBodies, type Setup } from './helpers';
+import { expectNoSecrets, findCalls, INSTANCE, registeredUrl, secretOf, setup, setWebhookBodies, type Setup } from './helpers';
 
 const HEADER = 'x-messaging-instance-secret';
 
@@ -13,7 +13,7 @@ function expectedBody(
 	// Media as Binary is on for a new node: the server sends files inside the events.
 	base64 = true,
 ): unknown {
-	const withSecret = `${url}?secret=${secret}`;
+	const withSecret = registeredUrl(url, secret);
 	return dialect === 'v2'
 		? { webhook: { enabled, url: withSecret, byEvents: false, base64, events, headers: { [HEADER]: secret } } }
 		: { enabled, url: withSecret, webhookByEvents: false, webhookBase64: base64, events };
@@ -36,7 +36,7 @@ describe.each<Dialect>(['documented', 'v2'])('trigger lifecycle (%s)', (dialect)
 		expect(setWebhookBodies(sandbox)).toEqual([expectedBody(dialect, harness.productionUrl(), secret, true)]);
 		expect(sandbox.webhookOf(INSTANCE)).toMatchObject({
 			enabled: true,
-			url: `${harness.productionUrl()}?secret=${secret}`,
+			url: registeredUrl(harness.productionUrl(), secret),
 			events: ['MESSAGES_UPSERT'],
 			byEvents: false,
 		});
@@ -125,11 +125,11 @@ describe.each<Dialect>(['documented', 'v2'])('trigger lifecycle (%s)', (dialect)
 
 		await harness.listenForTest();
 		expect(setWebhookBodies(sandbox).at(-1)).toEqual(expectedBody(dialect, harness.testUrl(), secret, true));
-		expect(sandbox.webhookOf(INSTANCE)?.url).toBe(`${harness.testUrl()}?secret=${secret}`);
+		expect(sandbox.webhookOf(INSTANCE)?.url).toBe(registeredUrl(harness.testUrl(), secret));
 
 		await harness.stopTest();
 		expect(setWebhookBodies(sandbox).at(-1)).toEqual(production);
-		expect(sandbox.webhookOf(INSTANCE)).toMatchObject({ enabled: true, url: `${harness.productionUrl()}?secret=${secret}` });
+		expect(sandbox.webhookOf(INSTANCE)).toMatchObject({ enabled: true, url: registeredUrl(harness.productionUrl(), secret) });
 
 		// And again, this time ended by a test event: production is back and receives the next one.
 		await harness.listenForTest();
@@ -175,7 +175,7 @@ describe.each<Dialect>(['documented', 'v2'])('trigger lifecycle (%s)', (dialect)
 		// The next Set Webhook fails with a message that echoes the URL (and so the secret).
 		sandbox.failNext({
 			status: 400,
-			message: `Invalid url ${harness.productionUrl()}?secret=${secret}`,
+			message: `Invalid url ${registeredUrl(harness.productionUrl(), secret)}`,
 			path: `/webhook/set/${INSTANCE}`,
 		});
 		harness.setParameters({ instance: INSTANCE, events: ['CONNECTION_UPDATE'], options: {} });

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { LIST_LIMITS, strictList } from './pages';
 import type { ItemParameters } from './parameters';
 import { picker } from './pickers';
 import type { Pagination } from './types';
@@ -122,7 +123,7 @@ export function returnAllProperties(): INodeProperties[] {
 			displayName: 'Limit',
 			name: 'limit',
 			type: 'number',
-			typeOptions: { minValue: 1 },
+			typeOptions: { minValue: 1, maxValue: LIST_LIMITS.items },
 			default: 50,
 			displayOptions: { show: { returnAll: [false] } },
 			description: 'Max number of results to return',
@@ -174,7 +175,7 @@ export function readParticipants(params: ItemParameters, name: string): string[]
 }
 
 /** A list the server answers whole, read with Return All / Limit like a paged one. */
-export function wholeList(select: (response: unknown) => unknown[] = (response) => (Array.isArray(response) ? response : [])): Pagination {
+export function wholeList(select: (response: unknown) => unknown[] = (response) => strictList(response)): Pagination {
 	return {
 		pageSize: Number.MAX_SAFE_INTEGER,
 		whole: true,
@@ -213,7 +214,7 @@ export function pagedList(style: 'page' | 'skip', pageSize: number): Pagination 
 		}),
 		// A page shorter than the page size is the last one.
 		records: (response, size) => {
-			const records = Array.isArray(response) ? response : [];
+			const records = strictList(response);
 			return { records, more: records.length >= size };
 		},
 	};

@@ -74,6 +74,7 @@ import { addLabelToChat } from './label/addToChat';
 import { getManyLabels } from './label/getMany';
 import { removeLabelFromChat } from './label/removeFromChat';
 import { deleteMessage } from './message/delete';
+import { collectBurst } from './message/collectBurst';
 import { downloadMedia } from './message/downloadMedia';
 import { getManyMessages } from './message/getMany';
 import { getPollVotes } from './message/getPollVotes';
@@ -107,8 +108,17 @@ import { getWebhook } from './webhook/get';
 import { setWebhook } from './webhook/set';
 
 /**
- * Every operation of the node, each resource's in the order of its dropdown (most used
- * first): adding one is a file, its import and one line here, at the place it should show.
+ * Every operation of the node: adding one is a file, its import and one line here, at the
+ * place it should show. This order is each resource's dropdown, and it follows the path a user
+ * walks with the resource:
+ *   1. make it or set it up: Create, Connect, Set, Accept Invite; for messages, Send (most used first);
+ *   2. look at it: Get before Get Many, then the other reads (Check Numbers, Get Participants…);
+ *   3. use and change it: Update, Add, Send Invite, Mark, Archive, Restart…;
+ *   4. undo or end it: Remove, Revoke, Leave, Log Out, Delete, last.
+ * A resource with parts (Chatbot: the bot, its settings, its OpenAI credentials) walks each part
+ * in turn, the thing itself first. The order is display only: a resource's default operation
+ * (resources.ts) stays what it was, wherever it is listed, since a saved node that kept its
+ * default stores no operation. test/contract/operationOrder.test.ts holds the rule.
  */
 export const OPERATIONS: readonly Operation[] = [
 	// Message
@@ -134,53 +144,54 @@ export const OPERATIONS: readonly Operation[] = [
 	markAsRead,
 	markAsPlayed,
 	deleteMessage,
+	collectBurst,
 	// Chat
 	checkNumbers,
-	getManyChats,
 	getChat,
+	getManyChats,
 	getManyChannels,
 	sendPresence,
+	updateMessage,
 	markChatUnread,
 	archiveChat,
-	updateMessage,
 	// Contact
 	getManyContacts,
 	getProfile,
 	getProfilePicture,
 	updateBlock,
 	// Group
-	getManyGroups,
-	getGroup,
-	getParticipants,
 	createGroup,
-	updateParticipants,
+	acceptInvite,
+	getGroup,
+	getManyGroups,
+	getParticipants,
 	getInviteCode,
-	sendInvite,
+	getInviteInfo,
 	updateSubject,
 	updateDescription,
 	updatePicture,
 	updateSetting,
 	updateMemberAddMode,
 	setEphemeral,
+	updateParticipants,
+	sendInvite,
 	revokeInviteCode,
-	getInviteInfo,
-	acceptInvite,
 	leaveGroup,
 	// Profile
+	getBusinessProfile,
+	getPrivacy,
 	updateProfileName,
 	updateProfileStatus,
 	updateProfilePicture,
-	removeProfilePicture,
-	getPrivacy,
 	updatePrivacy,
-	getBusinessProfile,
+	removeProfilePicture,
 	// Instance
-	getState,
-	connectInstance,
 	createInstance,
+	connectInstance,
+	getState,
 	getManyInstances,
-	restartInstance,
 	setInstancePresence,
+	restartInstance,
 	logoutInstance,
 	deleteInstance,
 	// Label
@@ -194,8 +205,8 @@ export const OPERATIONS: readonly Operation[] = [
 	setWebhook,
 	getWebhook,
 	// Template
-	getManyTemplates,
 	createTemplate,
+	getManyTemplates,
 	updateTemplate,
 	deleteTemplate,
 	// Business
@@ -211,24 +222,24 @@ export const OPERATIONS: readonly Operation[] = [
 	getMedia,
 	getMediaUrl,
 	// Chatbot
-	getManyChatbots,
-	getChatbot,
 	createChatbot,
-	updateChatbot,
-	deleteChatbot,
+	getChatbot,
+	getManyChatbots,
 	getChatbotSessions,
+	updateChatbot,
 	changeChatbotStatus,
 	ignoreChatbotChat,
 	startTypebot,
+	deleteChatbot,
 	getChatbotSettings,
 	updateChatbotSettings,
-	getManyOpenAiCredentials,
 	createOpenAiCredential,
-	deleteOpenAiCredential,
+	getManyOpenAiCredentials,
 	getOpenAiModels,
+	deleteOpenAiCredential,
 	// Event Integration
-	getEventIntegration,
 	setEventIntegration,
+	getEventIntegration,
 ];
 
 /** The operations of a resource in dropdown order: their order in OPERATIONS. */

@@ -18,6 +18,50 @@ export const LIST_LIMITS = {
 	requestTimeouts: 10,
 } as const;
 
+// ------------------------------------------------------------------ strict list answers
+// A list answer is read strictly: `null`, `{}` or a text where a list is expected is a broken
+// answer (a proxy, another route, a server error answered as 200), never "no records". An
+// empty object inside a list is a record and is kept; a text or number inside a list of
+// records is not one, and is an error rather than dropped: the user would get fewer items
+// than the server has, with no word of why.
+
+/** What a list answer was, where a list was expected: thrown by the readers below, named by the router. */
+export class ListShapeError extends Error {
+	constructor(readonly problem: string) {
+		super(problem);
+		this.name = 'ListShapeError';
+	}
+}
+
+/** What a value is, in words. */
+function shapeOf(value: unknown): string {
+	if (value === undefined) return 'an empty answer';
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'a list';
+	return typeof value === 'object' ? `an object (${Object.keys(value).slice(0, 5).join(', ') || 'no fields'})` : `a ${typeof value}`;
+}
+
+/** The list itself; anything else is a ListShapeError. */
+export function strictList(value: unknown, where = ''): unknown[] {
+	if (Array.isArray(value)) return value;
+	throw new ListShapeError(`expected a list${where} and got ${shapeOf(value)}`);
+}
+
+/** Every entry of a list of records is a record (an object, `{}` included); else a ListShapeError naming the first that is not. */
+export function strictRecords(list: unknown[]): IDataObject[] {
+	const position = list.findIndex((entry) => entry === null || typeof entry !== 'object' || Array.isArray(entry));
+	if (position >= 0) throw new ListShapeError(`got a list whose entry ${position + 1} is ${shapeOf(list[position])}, not a record`);
+	return list as IDataObject[];
+}
+
+/** The router's error for a list answer of the wrong shape: the operation (its action, e.g. "Get many chatbots"), the item, what came. */
+export function listShapeError(node: INode, itemIndex: number, operationAction: string, error: ListShapeError): NodeOperationError {
+	return new NodeOperationError(node, `${operationAction} ${error.problem} from the server`, {
+		itemIndex,
+		description: 'The server answered with success but not with the list this route gives, so its records cannot be told. Check the Base URL and the dialect of the credential; a proxy or an older server may answer this route with something else.',
+	});
+}
+
 const FEWER_HINT = 'Turn off Return All and set a Limit, or narrow the list with Filters.';
 
 function listError(node: INode, itemIndex: number, message: string, description: string): NodeOperationError {
@@ -26,7 +70,7 @@ function listError(node: INode, itemIndex: number, message: string, description:
 
 /**
  * Reads a paged list: every page with Return All, else pages until Limit records. A page that
- * is not a list, or is empty, ends the reading; a page larger than asked, a page number the
+ * is not a list is an error (ListShapeError), an empty one ends the reading; a page larger than asked, a page number the
  * server does not advance, or a list past the limits above is an error.
  */
 export async function readPages(
@@ -67,9 +111,7 @@ export async function readPages(
 				'The server does not advance its pages, so Return All would read the same records again. Check the Base URL and the dialect of the credential.',
 			);
 		}
-		for (const record of answer.records) {
-			if (record && typeof record === 'object' && !Array.isArray(record)) records.push(record as IDataObject);
-		}
+		records.push(...strictRecords(answer.records));
 		if (returnAll && records.length > LIST_LIMITS.items) {
 			throw fail(`The list has more than ${LIST_LIMITS.items.toLocaleString('en-US')} records; Return All stops there`, FEWER_HINT);
 		}
@@ -84,7 +126,8 @@ export function countedPage(answer: { records?: unknown; pages?: unknown; curren
 	more: boolean;
 	page?: number;
 } {
-	const records = Array.isArray(answer?.records) ? answer.records : [];
+	if (answer === null || typeof answer !== 'object') strictList(answer, ' of records');
+	const records = strictList(answer?.records, ' of records');
 	const pages = Number(answer?.pages);
 	const current = Number(answer?.currentPage);
 	return {

@@ -8,6 +8,8 @@ import type {
 } from 'n8n-workflow';
 
 import { inputError } from '../../shared/errors';
+import { addChoices, choiceProblem, type FieldChoices } from './choices';
+import { queryValueProblem, segmentProblem } from '../../shared/requestParts';
 import { normaliseRecipient, quoted, splitList, unique } from './normalise';
 
 interface NumberRule {
@@ -100,14 +102,37 @@ export class ParameterSource {
 		return value;
 	}
 
+	/** Whether the node holds the parameter (a field hidden by its display conditions has none). */
+	has(name: string): boolean {
+		return Object.prototype.hasOwnProperty.call(this.stored, name);
+	}
+
 	private fieldPath(name: string): string[] | undefined {
 		if (!this.fieldPaths.has(name)) this.fieldPaths.set(name, fieldReferencePath(this.stored[name]));
 		return this.fieldPaths.get(name);
 	}
 }
 
-/** Where a field is, by name: `text`, or `options.delay` for an option of a collection. */
-export type FieldLabels = ReadonlyMap<string, string>;
+/**
+ * Where a field is, by name (`text`, or `options.delay` for an option of a collection): the
+ * label the editor shows; for an option-type field the values its options allow; and, by
+ * label, the range each number field declares (`typeOptions.minValue`/`maxValue`): the editor
+ * keeps a typed number in it, an expression is checked against it here.
+ */
+export interface FieldLabels extends ReadonlyMap<string, string> {
+	readonly choices?: ReadonlyMap<string, ReadonlySet<string>>;
+	readonly ranges?: ReadonlyMap<string, NumberRule>;
+}
+
+/** No number is taken past what JavaScript holds exactly: 2^53 + 2 would be sent as another number. */
+const SAFE_RANGE = { min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER };
+
+function rangeOf(property: INodeProperties): NumberRule | undefined {
+	if (property.type !== 'number') return undefined;
+	const min = property.typeOptions?.minValue;
+	const max = property.typeOptions?.maxValue;
+	return { ...(typeof min === 'number' ? { min } : {}), ...(typeof max === 'number' ? { max } : {}) };
+}
 
 function isPropertyCollection(option: unknown): option is INodePropertyCollection {
 	return typeof option === 'object' && option !== null && Array.isArray((option as { values?: unknown }).values);
@@ -117,25 +142,34 @@ function isPropertyCollection(option: unknown): option is INodePropertyCollectio
  * The labels the editor shows for an operation's fields, so an error names a field the way
  * the user sees it: `name` → its display name, `collection.option` → "Collection: Option",
  * and for a fixed collection `collection.group` → "Collection: Group" and
- * `collection.group.value` → "Collection: Group: Value".
+ * `collection.group.value` → "Collection: Group: Value". Fields of the same name shown under
+ * different conditions (a platform's own Bot Type) allow the options of all of them.
  */
 export function fieldLabels(properties: readonly INodeProperties[]): FieldLabels {
 	const labels = new Map<string, string>();
+	const choices: FieldChoices = new Map();
+	const ranges = new Map<string, NumberRule>();
+	const add = (path: string, label: string, property: INodeProperties) => {
+		if (!labels.has(path)) labels.set(path, label);
+		addChoices(choices, path, property);
+		const range = rangeOf(property);
+		if (range && !ranges.has(label)) ranges.set(label, range);
+	};
 	for (const property of properties) {
-		if (!labels.has(property.name)) labels.set(property.name, property.displayName);
+		add(property.name, property.displayName, property);
 		for (const option of property.options ?? []) {
 			if (isPropertyCollection(option)) {
 				const group = `${property.name}.${option.name}`;
 				labels.set(group, `${property.displayName}: ${option.displayName}`);
 				for (const value of option.values) {
-					labels.set(`${group}.${value.name}`, `${property.displayName}: ${option.displayName}: ${value.displayName}`);
+					add(`${group}.${value.name}`, `${property.displayName}: ${option.displayName}: ${value.displayName}`, value);
 				}
 			} else if ('displayName' in option && property.type === 'collection') {
-				labels.set(`${property.name}.${option.name}`, `${property.displayName}: ${option.displayName}`);
+				add(`${property.name}.${option.name}`, `${property.displayName}: ${option.displayName}`, option as INodeProperties);
 			}
 		}
 	}
-	return labels;
+	return Object.assign(labels, { choices, ranges });
 }
 
 /** What a value is, in words, for an error about its type. */
@@ -149,9 +183,6 @@ function kindOf(value: unknown): string {
 function isPickerValue(value: unknown): value is { __rl: true; value: unknown } {
 	return typeof value === 'object' && value !== null && (value as { __rl?: unknown }).__rl === true;
 }
-
-/** Instance names that a URL would resolve into another route. */
-const DOT_SEGMENTS = new Set(['.', '..']);
 
 /**
  * Reads one item's parameters. Every getter names the field by its label, so an input error
@@ -171,8 +202,32 @@ export class ItemParameters {
 		return this.labels.get(path) ?? path;
 	}
 
+	/** A field's value as n8n resolves it; an option-type field's value is one of its options. */
 	raw<T>(name: string, fallback?: T): T {
-		return this.source.get(name, this.itemIndex, fallback) as T;
+		const value = this.source.get(name, this.itemIndex, fallback);
+		this.checkChoice(name, value);
+		return value as T;
+	}
+
+	/**
+	 * Every option-type field of the operation (top level; an option of a collection when the
+	 * collection is read) holds one of its options: checked for each item before its request is
+	 * built, so no operation can send a value the server's enum refuses.
+	 */
+	checkChoices(): void {
+		for (const path of this.labels.choices?.keys() ?? []) {
+			if (!path.includes('.') && this.source.has(path)) this.checkChoice(path, this.source.get(path, this.itemIndex, null));
+		}
+	}
+
+	/**
+	 * An option-type field's value (also one an expression gave) is one of its options, or
+	 * nothing: a value the server's enum refuses fails here, before any request.
+	 */
+	private checkChoice(path: string, value: unknown): void {
+		const allowed = this.labels.choices?.get(path);
+		const problem = allowed && choiceProblem(allowed, value);
+		if (problem) this.fail(this.label(path), problem);
 	}
 
 	fail(label: string, problem: string, hint?: string): never {
@@ -217,8 +272,28 @@ export class ItemParameters {
 	instanceName(): string {
 		const label = this.label('instance');
 		const instance = this.text('instance', label).trim();
-		if (DOT_SEGMENTS.has(instance)) this.fail(label, `cannot be ${quoted(instance)}`);
+		const problem = segmentProblem(instance);
+		if (problem) this.fail(label, problem);
 		return instance;
+	}
+
+	/**
+	 * An id that goes into the request's path as one segment, encoded: required, never `.` or
+	 * `..` (however encoded), and of a length a URL can carry. Every id of a path is read here.
+	 */
+	pathSegment(name: string, label = this.label(name)): string {
+		const id = this.identifier(name, label).trim();
+		const problem = segmentProblem(id);
+		if (problem) this.fail(label, problem);
+		return encodeURIComponent(id);
+	}
+
+	/** Every value of a request's query, checked for a length a URL can carry, each named by its field's label. */
+	checkQuery(query: IDataObject | undefined): void {
+		for (const [name, value] of Object.entries(query ?? {})) {
+			const problem = queryValueProblem(value);
+			if (problem) this.fail(this.label(name), problem);
+		}
 	}
 
 	/** A switch: true or false (also the texts "true" and "false" an expression may give). */
@@ -236,24 +311,39 @@ export class ItemParameters {
 		return this.checkNumber(this.raw<unknown>(name), label, rule);
 	}
 
-	checkNumber(value: unknown, label: string, rule: NumberRule = {}): number {
+	/**
+	 * A number within the operation's rule, else within the range the field declares, and never
+	 * past what JavaScript holds exactly (±2^53 − 1): a number field has a maximum however it is set.
+	 */
+	checkNumber(value: unknown, label: string, given: NumberRule = {}): number {
+		const declared = this.labels.ranges?.get(label);
+		const rule: NumberRule = {
+			integer: given.integer,
+			min: Math.max(given.min ?? declared?.min ?? SAFE_RANGE.min, SAFE_RANGE.min),
+			max: Math.min(given.max ?? declared?.max ?? SAFE_RANGE.max, SAFE_RANGE.max),
+		};
 		const parsed = typeof value === 'string' && value.trim() !== '' && value.length <= 40 ? Number(value) : value;
 		if (typeof parsed !== 'number' || !Number.isFinite(parsed)) {
 			this.fail(label, 'must be a number');
 		}
 		if (rule.integer && !Number.isInteger(parsed)) this.fail(label, 'must be a whole number');
-		if (rule.min !== undefined && parsed < rule.min) {
-			this.fail(label, rule.max !== undefined ? `must be between ${rule.min} and ${rule.max}` : `must be at least ${rule.min}`);
-		}
-		if (rule.max !== undefined && parsed > rule.max) {
-			this.fail(label, rule.min !== undefined ? `must be between ${rule.min} and ${rule.max}` : `must be at most ${rule.max}`);
-		}
+		const min = rule.min as number;
+		const max = rule.max as number;
+		const between = `must be between ${min} and ${max}`;
+		if (parsed < min) this.fail(label, max === SAFE_RANGE.max ? `must be at least ${min}` : between);
+		if (parsed > max) this.fail(label, min === SAFE_RANGE.min ? `must be at most ${max}` : between);
 		return parsed;
 	}
 
 	/** A phone number (normalised to digits) or a JID (trimmed). */
 	recipient(name: string, anyJid = false, label = this.label(name)): string {
 		return this.checkRecipient(this.raw<unknown>(name, ''), label, anyJid);
+	}
+
+	/** A chat as the server's stored messages name it: a JID as given, a phone number as its `…@s.whatsapp.net` JID. */
+	chatJid(name: string, label = this.label(name)): string {
+		const recipient = this.recipient(name, true, label);
+		return recipient.includes('@') ? recipient : `${recipient}@s.whatsapp.net`;
 	}
 
 	/** With `anyJid`, a JID with any user part (a message key's chat, e.g. `status@broadcast`). */
@@ -318,6 +408,14 @@ export class ItemParameters {
 		const value = this.raw<unknown>(name, {});
 		if (value === undefined || value === null) return {};
 		if (typeof value !== 'object' || Array.isArray(value)) this.fail(label, `must be a collection of options, not ${kindOf(value)}`);
+		for (const [key, entry] of Object.entries(value as IDataObject)) {
+			this.checkChoice(`${name}.${key}`, entry);
+			// a fixed collection's groups: one entry, or a list of them
+			for (const group of Array.isArray(entry) ? entry : [entry]) {
+				if (group === null || typeof group !== 'object' || Array.isArray(group)) continue;
+				for (const [field, fieldValue] of Object.entries(group as IDataObject)) this.checkChoice(`${name}.${key}.${field}`, fieldValue);
+			}
+		}
 		return value as IDataObject;
 	}
 }

@@ -2,6 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult, INodeProperties } from 'n8n-workflow';
 
 import { boundedListReader, type BoundedList } from '../../shared/boundedList';
+import { Redactor, secretsIn, secretsOfUrl } from '../../shared/redact';
 import { chatbotListRoute, recordsOf, ROUTES, type Route } from '../../shared/routes';
 import { apiRequest, openConnection } from '../../shared/transport';
 
@@ -47,11 +48,19 @@ function currentInstance(ctx: ILoadOptionsFunctions): string {
 	return typeof value === 'string' ? value.trim() : '';
 }
 
+/** A list's records, and the redaction its labels go through. */
+interface Listed {
+	records: IDataObject[];
+	/** Hides the API key and every secret the list holds (a bot's key, a credential's) wherever a label repeats it. */
+	redactor: Redactor;
+}
+
 /**
  * The records of a list route, read with the node's credential: at most `MAX_LIST_BYTES` of
- * the answer and `MAX_SCANNED` of its records.
+ * the answer and `MAX_SCANNED` of its records. A label is the server's text and is saved with
+ * the workflow: it goes through the same redaction as an output item.
  */
-async function readList(ctx: ILoadOptionsFunctions, route: Route, instance?: string, qs?: IDataObject): Promise<IDataObject[]> {
+async function readList(ctx: ILoadOptionsFunctions, route: Route, instance?: string, qs?: IDataObject): Promise<Listed> {
 	const connection = await openConnection(ctx);
 	const list = (await apiRequest(ctx, connection, {
 		method: route.method,
@@ -68,15 +77,16 @@ async function readList(ctx: ILoadOptionsFunctions, route: Route, instance?: str
 		);
 	}
 	const answer = list.value;
-	return recordsOf(Array.isArray(answer) ? answer.slice(0, MAX_SCANNED) : answer);
+	const records = recordsOf(Array.isArray(answer) ? answer.slice(0, MAX_SCANNED) : answer);
+	return { records, redactor: new Redactor([connection.apiKey, ...secretsOfUrl(connection.baseUrl), ...secretsIn(records)]) };
 }
 
-/** Entries with a name and a value, the first `MAX_ENTRIES` that the filter keeps, sorted by name. */
-function result(entries: Iterable<INodeListSearchItems | undefined>): INodeListSearchResult {
+/** Entries with a name and a value, the first `MAX_ENTRIES` that the filter keeps, sorted by name; names without secrets. */
+function result(list: Listed, entries: Iterable<INodeListSearchItems | undefined>): INodeListSearchResult {
 	const results: INodeListSearchItems[] = [];
 	for (const entry of entries) {
 		if (!entry) continue;
-		results.push({ ...entry, name: entry.name.slice(0, MAX_LABEL_LENGTH) });
+		results.push({ ...entry, name: list.redactor.text(entry.name).slice(0, MAX_LABEL_LENGTH) });
 		if (results.length === MAX_ENTRIES) break;
 	}
 	return { results: results.sort((a, b) => a.name.localeCompare(b.name)) };
@@ -85,7 +95,8 @@ function result(entries: Iterable<INodeListSearchItems | undefined>): INodeListS
 export async function searchInstances(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const instances = await readList(this, ROUTES.listInstances);
 	return result(
-		instances.map((entry) => {
+		instances,
+		instances.records.map((entry) => {
 			const name = textOf(entry.name) || textOf(entry.instanceName);
 			if (name === '' || !matches(filter, name)) return undefined;
 			const status = textOf(entry.connectionStatus);
@@ -99,7 +110,8 @@ export async function searchGroups(this: ILoadOptionsFunctions, filter?: string)
 	if (instance === '') return { results: [] };
 	const groups = await readList(this, ROUTES.listGroups, instance, { getParticipants: 'false' });
 	return result(
-		groups.map((group) => {
+		groups,
+		groups.records.map((group) => {
 			const id = typeof group.id === 'string' ? group.id : '';
 			const subject = textOf(group.subject);
 			if (id === '' || !matches(filter, subject, id)) return undefined;
@@ -113,7 +125,8 @@ export async function searchLabels(this: ILoadOptionsFunctions, filter?: string)
 	if (instance === '') return { results: [] };
 	const labels = await readList(this, ROUTES.listLabels, instance);
 	return result(
-		labels.map((label) => {
+		labels,
+		labels.records.map((label) => {
 			const id = textOf(label.id);
 			const name = textOf(label.name);
 			if (id === '' || !matches(filter, name)) return undefined;
@@ -139,7 +152,8 @@ export async function searchChatbots(this: ILoadOptionsFunctions, filter?: strin
 	if (instance === '' || !/^[A-Za-z0-9]+$/.test(kind)) return { results: [] };
 	const bots = await readList(this, chatbotListRoute(kind), instance);
 	return result(
-		bots.map((bot) => {
+		bots,
+		bots.records.map((bot) => {
 			const id = textOf(bot.id);
 			const description = textOf(bot.description);
 			if (id === '' || !matches(filter, description, id)) return undefined;
@@ -156,7 +170,8 @@ export async function searchOpenAiCredentials(this: ILoadOptionsFunctions, filte
 	if (instance === '') return { results: [] };
 	const credentials = await readList(this, ROUTES.listOpenAiCredentials, instance);
 	return result(
-		credentials.map((credential) => {
+		credentials,
+		credentials.records.map((credential) => {
 			const id = textOf(credential.id);
 			const name = textOf(credential.name);
 			if (id === '' || !matches(filter, name, id)) return undefined;
@@ -171,7 +186,8 @@ async function templates(ctx: ILoadOptionsFunctions, filter: string | undefined,
 	if (instance === '') return { results: [] };
 	const list = await readList(ctx, ROUTES.listTemplates, instance);
 	return result(
-		list.map((template) => {
+		list,
+		list.records.map((template) => {
 			const name = textOf(template.name);
 			const value = valueOf(template);
 			if (name === '' || value === '' || !matches(filter, name)) return undefined;
@@ -188,7 +204,8 @@ export async function searchOpenAiModels(this: ILoadOptionsFunctions, filter?: s
 	const credential = currentText(this, 'openaiCredsId');
 	const models = await readList(this, ROUTES.listOpenAiModels, instance, credential === '' ? undefined : { openaiCredsId: credential });
 	return result(
-		models.map((model) => {
+		models,
+		models.records.map((model) => {
 			const id = textOf(model.id);
 			if (id === '' || !matches(filter, id)) return undefined;
 			return { name: id, value: id };

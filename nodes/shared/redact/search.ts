@@ -12,7 +12,8 @@ export const MIN_SEARCHED_LENGTH = 8;
 const MIN_WORD_LENGTH = 2;
 
 /** Query parameters of a URL inside a text whose value is a secret. */
-const SECRET_PARAMS = 'secret|apikey|api_key|api-key|token|access_token|accesstoken|password|client_secret';
+// `secret_scope` is no secret but goes with the trigger's secret (what it is derived over): shown, the URL would not be the trigger's own.
+const SECRET_PARAMS = 'secret|secret_scope|apikey|api_key|api-key|token|access_token|accesstoken|password|client_secret';
 
 /** The given values as secrets: texts and numbers, trimmed copies too, empty ones left out. */
 export function secretTexts(secrets: Iterable<unknown>): string[] {
@@ -45,6 +46,8 @@ function escapeRegExp(text: string): string {
 }
 
 const SECRET_PARAM_PATTERN = new RegExp(`([?&#])(?:${SECRET_PARAMS})=[^&#\\s"'<>]*(&?)`, 'gi');
+/** The same parameters inside other text; the `&` after one is left for the next. */
+const SECRET_PARAM_IN_TEXT = new RegExp(`([?&#])(?:${SECRET_PARAMS})=[^&#\\s"'<>]*`, 'gi');
 export const URL_PASSWORD_PATTERN = /\b([a-z][a-z0-9+.-]{0,20}:\/\/)[^\s/?#@"'<>]{1,256}@/gi;
 
 /**
@@ -55,14 +58,18 @@ export const URL_PASSWORD_PATTERN = /\b([a-z][a-z0-9+.-]{0,20}:\/\/)[^\s/?#@"'<>
 export function withoutSecretParams(text: string): string {
 	if (!text.includes('=')) return text;
 	if (/^[a-z][a-z0-9+.-]{0,20}:\/\/\S*$/i.test(text)) {
-		return text.replace(SECRET_PARAM_PATTERN, (_match, separator: string, next: string) =>
-			separator === '&' ? next : next ? separator : '',
-		);
+		// Again until none is left: a match takes the `&` after it, which the next parameter starts with.
+		let result = text;
+		for (let round = 0; round < 20; round++) {
+			const next = result.replace(SECRET_PARAM_PATTERN, (_match, separator: string, following: string) =>
+				separator === '&' ? following : following ? separator : '',
+			);
+			if (next === result) break;
+			result = next;
+		}
+		return result;
 	}
-	return text.replace(SECRET_PARAM_PATTERN, (match: string, _separator: string, next: string) => {
-		const name = match.slice(0, match.indexOf('=') + 1);
-		return `${name}${REDACTED}${next}`;
-	});
+	return text.replace(SECRET_PARAM_IN_TEXT, (match: string) => `${match.slice(0, match.indexOf('=') + 1)}${REDACTED}`);
 }
 
 /**

@@ -17,7 +17,7 @@ export const markChatUnread: Operation = {
 			displayName: 'Last Message Timestamp',
 			name: 'messageTimestamp',
 			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 0 },
+			typeOptions: { minValue: 0, maxValue: 4_102_444_800, numberPrecision: 0 },
 			default: 0,
 			description:
 				"When that last message was sent, in seconds since 1970 (a message's messageTimestamp). 0 leaves it out, and the server then stores the current time in milliseconds as the message's time.",

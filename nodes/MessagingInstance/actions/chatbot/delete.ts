@@ -1,5 +1,5 @@
 import type { Operation } from '../types';
-import { botIdProperty, kindProperty, platformPath, platformPaths, readBotId } from './common';
+import { botIdProperty, kindProperty, platformPath, platformPaths } from './common';
 
 export const deleteChatbot: Operation = {
 	resource: 'chatbot',
@@ -12,5 +12,5 @@ export const deleteChatbot: Operation = {
 	method: 'DELETE',
 	path: platformPaths('delete', true)[0],
 	itemPaths: platformPaths('delete', true),
-	itemPath: (params) => platformPath(params, 'delete', readBotId(params)),
+	itemPath: (params) => platformPath(params, 'delete', 'botId'),
 };

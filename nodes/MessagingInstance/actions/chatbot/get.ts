@@ -1,5 +1,5 @@
 import type { Operation } from '../types';
-import { botIdProperty, kindProperty, platformPath, platformPaths, readBotId, readPlatform } from './common';
+import { botIdProperty, kindProperty, platformPath, platformPaths, readPlatform } from './common';
 
 export const getChatbot: Operation = {
 	resource: 'chatbot',
@@ -12,7 +12,7 @@ export const getChatbot: Operation = {
 	method: 'GET',
 	path: platformPaths('fetch', true)[0],
 	itemPaths: platformPaths('fetch', true),
-	itemPath: (params) => platformPath(params, 'fetch', readBotId(params)),
+	itemPath: (params) => platformPath(params, 'fetch', 'botId'),
 	// The server answers an unknown ID with 200 and `null`.
 	toItems: (response, params) => {
 		if (response === null || response === undefined || typeof response !== 'object') {

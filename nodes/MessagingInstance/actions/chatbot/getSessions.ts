@@ -1,6 +1,6 @@
 import { returnAllProperties, wholeList } from '../fields';
 import type { Operation } from '../types';
-import { botIdProperty, kindProperty, platformPath, platformPaths, readBotId } from './common';
+import { botIdProperty, kindProperty, platformPath, platformPaths } from './common';
 
 export const getChatbotSessions: Operation = {
 	resource: 'chatbot',
@@ -13,6 +13,6 @@ export const getChatbotSessions: Operation = {
 	method: 'GET',
 	path: platformPaths('fetchSessions', true)[0],
 	itemPaths: platformPaths('fetchSessions', true),
-	itemPath: (params) => platformPath(params, 'fetchSessions', readBotId(params)),
+	itemPath: (params) => platformPath(params, 'fetchSessions', 'botId'),
 	pagination: wholeList(),
 };

@@ -49,7 +49,7 @@ export const deleteOpenAiCredential: Operation = {
 	method: 'DELETE',
 	path: '/openai/creds/{id}',
 	itemPaths: ['/openai/creds/{id}'],
-	itemPath: (params) => `/openai/creds/${encodeURIComponent(params.identifier('openaiCredsId').trim())}`,
+	itemPath: (params) => `/openai/creds/${params.pathSegment('openaiCredsId')}`,
 };
 
 const modelsCredential: INodeProperties = {

@@ -1,13 +1,14 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../types';
+import { storedRecord } from '../updates';
 
 const WHEN_ENABLED = { show: { chatwootEnabled: [true] } };
 
 /** Options sent only when given, by their body key and type. */
 const OPTIONS: INodeProperties[] = [
 	{ displayName: 'Auto Create Inbox', name: 'autoCreate', type: 'boolean', default: false, description: 'Whether the server creates the Chatwoot inbox (and its contact) itself' },
-	{ displayName: 'Days of Messages to Import', name: 'daysLimitImportMessages', type: 'number', typeOptions: { minValue: 1 }, default: 3, description: 'How many days back Import Messages goes' },
+	{ displayName: 'Days of Messages to Import', name: 'daysLimitImportMessages', type: 'number', typeOptions: { minValue: 1, maxValue: 3_650 }, default: 3, description: 'How many days back Import Messages goes' },
 	{ displayName: 'Ignored Chats', name: 'ignoreJids', type: 'string', default: '', placeholder: '5511999990000@s.whatsapp.net, @g.us', description: 'JIDs the server does not forward to Chatwoot, separated by commas (@g.us: all groups)' },
 	{ displayName: 'Import Contacts', name: 'importContacts', type: 'boolean', default: false, description: 'Whether the instance\'s contacts are imported into Chatwoot' },
 	{ displayName: 'Import Messages', name: 'importMessages', type: 'boolean', default: false, description: 'Whether the instance\'s recent messages are imported into Chatwoot' },
@@ -24,10 +25,10 @@ export const setChatwoot: Operation = {
 	value: 'set',
 	name: 'Set',
 	action: 'Set the Chatwoot integration',
-	description: 'Connect the instance to a Chatwoot inbox, or disconnect it (needs Chatwoot enabled on the server)',
+	description: 'Connect the instance to a Chatwoot inbox, or switch it off keeping the stored connection (needs Chatwoot enabled on the server)',
 	v2Only: true,
 	properties: [
-		{ displayName: 'Enabled', name: 'chatwootEnabled', type: 'boolean', default: true, description: 'Whether the instance forwards its chats to Chatwoot (off disconnects it)' },
+		{ displayName: 'Enabled', name: 'chatwootEnabled', type: 'boolean', default: true, description: 'Whether the instance forwards its chats to Chatwoot (off keeps the stored URL, account, token and options)' },
 		{ displayName: 'Chatwoot URL', name: 'url', type: 'string', default: '', required: true, placeholder: 'https://chatwoot.example.com', displayOptions: WHEN_ENABLED, description: 'Address of the Chatwoot server' },
 		{ displayName: 'Account ID', name: 'accountId', type: 'string', default: '', required: true, placeholder: '1', displayOptions: WHEN_ENABLED, description: 'ID of the Chatwoot account' },
 		{
@@ -47,10 +48,8 @@ export const setChatwoot: Operation = {
 	],
 	path: '/chatwoot/set',
 	buildBody: (params) => {
-		// `nameInbox` always goes along: "" lets the server name the inbox after the instance.
-		if (!params.flag('chatwootEnabled')) {
-			return { enabled: false, accountId: '', token: '', url: '', signMsg: false, reopenConversation: false, conversationPending: false, nameInbox: '' };
-		}
+		// Switched off, the stored connection stays: the merge sends it back with `enabled: false`.
+		if (!params.flag('chatwootEnabled')) return { enabled: false };
 		const url = params.text('url').trim();
 		if (!/^https?:\/\/[^\s/?#]+/i.test(url)) params.fail(params.label('url'), 'must be an http:// or https:// address');
 		const body: IDataObject = {
@@ -61,7 +60,6 @@ export const setChatwoot: Operation = {
 			signMsg: params.flag('signMsg'),
 			reopenConversation: params.flag('reopenConversation'),
 			conversationPending: params.flag('conversationPending'),
-			nameInbox: '',
 		};
 		const options = params.collection('options');
 		for (const option of OPTIONS) {
@@ -78,4 +76,25 @@ export const setChatwoot: Operation = {
 		}
 		return body;
 	},
+	/**
+	 * The server's schema requires the connection in every body, and its update stores what it
+	 * is sent (an empty Inbox Name becomes the instance's name). The stored connection goes back
+	 * with the item's fields over it; options the body leaves out the server keeps.
+	 */
+	update: {
+		rule: 'readModifyWrite',
+		read: () => '/chatwoot/find',
+		merge: (stored, body) => {
+			const current = storedRecord(stored);
+			const kept: IDataObject = {};
+			for (const key of STORED_TEXTS) kept[key] = typeof current[key] === 'string' ? current[key] : '';
+			for (const key of STORED_SWITCHES) kept[key] = current[key] === true;
+			if (current.signMsg === true && body.signMsg !== false && typeof current.signDelimiter === 'string') kept.signDelimiter = current.signDelimiter;
+			return { ...kept, ...body };
+		},
+	},
 };
+
+/** What the schema requires in every body, and the inbox name the server would otherwise replace. */
+const STORED_TEXTS = ['accountId', 'token', 'url', 'nameInbox'];
+const STORED_SWITCHES = ['signMsg', 'reopenConversation', 'conversationPending'];

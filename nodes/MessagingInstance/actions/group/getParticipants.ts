@@ -1,4 +1,5 @@
 import { returnAllProperties, wholeList } from '../fields';
+import { strictList } from '../pages';
 import { groupRoute } from './route';
 
 export const getParticipants = groupRoute({
@@ -11,6 +12,6 @@ export const getParticipants = groupRoute({
 	properties: returnAllProperties(),
 	pagination: wholeList((response) => {
 		const participants = (response as { participants?: unknown } | null)?.participants;
-		return Array.isArray(participants) ? participants : [];
+		return strictList(participants, ' of participants');
 	}),
 });

@@ -1,9 +1,10 @@
+import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { Connection } from '../../../shared/transport';
 import { apiRequest } from '../../../shared/transport';
 import type { Dialect } from '../../../shared/dialect';
-import { countedPage } from '../pages';
+import { countedPage, ListShapeError } from '../pages';
 import type { ItemParameters } from '../parameters';
 import type { BuiltRequest, OperationRun } from '../types';
 
@@ -162,6 +163,22 @@ export class SendRecord {
 		return new SendRecord(outcomes, false);
 	}
 
+	/** Which item of this run of the node gave each message id: two items must never share one. */
+	private readonly owners = new Map<string, number>();
+
+	/**
+	 * The item's message id, once per run of the node: an id another item of the run already
+	 * has is refused (its look-up would find the other item's message and output it as this
+	 * item's, or a lost send would never be told).
+	 */
+	claim(messageId: string, itemIndex: number, params: ItemParameters): void {
+		const owner = this.owners.get(messageId);
+		if (owner !== undefined && owner !== itemIndex) {
+			params.fail(params.label('options.messageId'), `is "${messageId}", the Message ID of item ${owner} too`, 'Give each item its own Message ID (e.g. from the item\'s own order number), or leave it empty to let the node choose one per item.');
+		}
+		this.owners.set(messageId, itemIndex);
+	}
+
 	/**
 	 * Sends the item's message once: on a retry, when the try before may have sent it, the
 	 * server's stored message answers instead of a second send.
@@ -193,25 +210,64 @@ const FIND_MESSAGES = '/chat/findMessages';
 export async function findSentMessage(
 	ctx: IExecuteFunctions,
 	connection: Connection,
-	lookup: { instance: string | undefined; messageId: string; secrets: string[]; itemIndex: number },
+	lookup: { instance: string | undefined; messageId: string; chat: unknown; secrets: string[]; itemIndex: number },
 ): Promise<IDataObject | undefined> {
-	const answer = await apiRequest(
-		ctx,
-		connection,
-		{
-			route: FIND_MESSAGES,
-			instance: lookup.instance,
-			body: { where: { key: { id: lookup.messageId, fromMe: true } }, page: 1, offset: 10 },
-			secrets: lookup.secrets,
-		},
-		lookup.itemIndex,
-	);
-	const { records } = countedPage((answer as { messages?: Parameters<typeof countedPage>[0] } | null)?.messages);
-	const found = records.find(
-		(record) =>
-			record !== null &&
-			typeof record === 'object' &&
-			(record as { key?: { id?: unknown } }).key?.id === lookup.messageId,
-	);
+	const failed = (problem: string, status?: string) =>
+		new NodeOperationError(ctx.getNode(), `The look-up before sending again failed: ${problem}`, {
+			itemIndex: lookup.itemIndex,
+			description: `n8n's Retry On Fail ran this send again after a try whose answer was lost, so the node asked the server (Find Messages) whether that try went out; without an answer it does not send, since the message may be in the chat already. Check the chat, then run again${status === '404' ? '. This server has no Find Messages route the node can use (HTTP 404): turn off Retry On Fail for this node, or upgrade the server' : ''}.`,
+		});
+	let answer: unknown;
+	try {
+		answer = await apiRequest(
+			ctx,
+			connection,
+			{
+				route: FIND_MESSAGES,
+				instance: lookup.instance,
+				body: { where: { key: { id: lookup.messageId, fromMe: true } }, page: 1, offset: 10 },
+				secrets: lookup.secrets,
+			},
+			lookup.itemIndex,
+		);
+	} catch (error) {
+		const status = (error as { httpCode?: string | null }).httpCode ?? undefined;
+		throw failed((error as Error).message, status);
+	}
+	// A 200 that says it failed, or that has no list of messages, is no "not found".
+	const record = answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? (answer as IDataObject) : undefined;
+	if (record?.error !== undefined && record.error !== false && record.error !== null) {
+		throw failed(`the server answered with an error (${String(typeof record.message === 'string' ? record.message : JSON.stringify(record.error)).slice(0, 200)})`);
+	}
+	let records: unknown[];
+	try {
+		records = countedPage(record?.messages as Parameters<typeof countedPage>[0]).records;
+	} catch (error) {
+		throw failed(`the server's answer has no list of messages (${error instanceof ListShapeError ? error.problem : 'unreadable'})`);
+	}
+	const chat = typeof lookup.chat === 'string' ? lookup.chat : undefined;
+	const found = records.find((entry) => {
+		const key = (entry as { key?: { id?: unknown; remoteJid?: unknown } } | null)?.key;
+		return key?.id === lookup.messageId && (chat === undefined || sameChat(key.remoteJid, chat));
+	});
 	return found as IDataObject | undefined;
+}
+
+/** The digits of a chat's user part: `5511999990000` of `5511999990000@s.whatsapp.net` or of `+55 11 99999-0000`. */
+function userOf(chat: string): string {
+	const user = chat.split('@')[0];
+	return /^[\d\s()+-]+$/.test(user) ? user.replace(/\D/g, '') : user;
+}
+
+/**
+ * Whether a stored message's chat is the one this send goes to. Brazilian mobile numbers are
+ * stored with or without the ninth digit (the server asks WhatsApp), so both forms match.
+ */
+function sameChat(stored: unknown, sentTo: string): boolean {
+	if (typeof stored !== 'string') return false;
+	const a = userOf(stored);
+	const b = userOf(sentTo);
+	if (a === b) return true;
+	const withoutNinth = (digits: string) => (/^55\d{2}9\d{8}$/.test(digits) ? `${digits.slice(0, 4)}${digits.slice(5)}` : digits);
+	return /^\d+$/.test(a) && /^\d+$/.test(b) && withoutNinth(a) === withoutNinth(b);
 }

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { filtersProperty, returnAllProperties } from '../fields';
+import { strictList, strictRecords } from '../pages';
 import type { Operation } from '../types';
 
 export const getMedia: Operation = {
@@ -15,7 +16,6 @@ export const getMedia: Operation = {
 		filtersProperty([
 			{ displayName: 'Media ID', name: 'id', type: 'string', default: '', description: 'Only the media of this ID (as Get Media lists it)' },
 			{ displayName: 'Type', name: 'type', type: 'string', default: '', placeholder: 'imageMessage', description: 'Only media of this message type, e.g. imageMessage, videoMessage, audioMessage, documentMessage' },
-			{ displayName: 'Message Record ID', name: 'messageId', type: 'number', default: 0, description: 'Only the media of the server\'s stored message with this number (0: any)' },
 		]),
 	],
 	path: '/s3/getMedia',
@@ -26,13 +26,12 @@ export const getMedia: Operation = {
 		if (id !== '') body.id = id;
 		const type = params.checkText(filters.type, params.label('filters.type')).trim();
 		if (type !== '') body.type = type;
-		if (filters.messageId !== undefined && filters.messageId !== 0 && filters.messageId !== '') {
-			body.messageId = params.checkNumber(filters.messageId, params.label('filters.messageId'), { min: 1, integer: true });
-		}
+		// No Message Record ID filter: the server's schema takes it only as a number, and its
+		// database holds the message's id as text, so no value ever matched.
 		return body;
 	},
 	toItems: (response, params) => {
-		const records = (Array.isArray(response) ? response : []).filter((entry): entry is IDataObject => !!entry && typeof entry === 'object' && !Array.isArray(entry));
+		const records = strictRecords(strictList(response));
 		return params.flag('returnAll') ? records : records.slice(0, params.number('limit', { min: 1, integer: true }));
 	},
 };

@@ -2,7 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { chatIdOf, MAX_WAIT_MS, WAIT_KEY } from '../../../../shared/chatReply';
 import type { Dialect } from '../../../../shared/dialect';
-import { secretInUrl, SECRET_HEADER } from '../../../../MessagingInstanceTrigger/secretUrl';
+import { sameSecret } from '../../../../MessagingInstanceTrigger/secret';
+import { scopeInUrl, secretInUrl, SECRET_HEADER } from '../../../../MessagingInstanceTrigger/secretUrl';
 import type { ItemParameters } from '../../parameters';
 import type { BuiltRequest, OperationRun } from '../../types';
 import { chatReplySettings, type ReadParameter, type Fail } from './settings';
@@ -39,7 +40,27 @@ async function triggerOf(params: ItemParameters, dialect: Dialect, run: Operatio
 	if (!secret || (header !== undefined && header !== secret)) {
 		params.fail(RESPONSE_TYPE, `Reply in the Chat: the webhook of instance "${instance}" is not a Messaging Instance Trigger's`, TRIGGER_HINT);
 	}
-	if (new URL(found.url).pathname.includes('/webhook-test/')) {
+	// The registration carries this execution's resume link: it goes only to this n8n, to a
+	// trigger whose secret this credential's API key derives (compared in constant time).
+	const target = new URL(found.url);
+	const own = new URL(run.resumeUrl({}));
+	if (target.origin !== own.origin) {
+		params.fail(
+			RESPONSE_TYPE,
+			`Reply in the Chat: the webhook of instance "${instance}" is on ${target.origin.slice(0, 100)}, not on this n8n (${own.origin}); the wait is not registered there`,
+			`${TRIGGER_HINT} If the trigger is on this n8n, check that its webhook URL (WEBHOOK_URL) is the address n8n gives its waiting executions too.`,
+		);
+	}
+	const scope = scopeInUrl(found.url);
+	const expected = scope ? run.triggerSecret(scope) : undefined;
+	if (!expected || !sameSecret(secret, expected)) {
+		params.fail(
+			RESPONSE_TYPE,
+			`Reply in the Chat: the webhook of instance "${instance}" carries a secret this credential's API key does not give`,
+			`${TRIGGER_HINT} A trigger activated before this version, or with another credential, registers again when its workflow is deactivated and activated.`,
+		);
+	}
+	if (target.pathname.includes('/webhook-test/')) {
 		params.fail(
 			RESPONSE_TYPE,
 			`Reply in the Chat: the trigger of instance "${instance}" is listening for a test event`,
