@@ -239,6 +239,12 @@ describe('sending to many behind a proxy that rate limits', () => {
 
 	test('a 429 with Retry-After: 7 is waited out as the server asks (not the shorter first wait), then sent once', async () => {
 		hostile.current.script('rate-limited');
+		// The lookup before the retry finds nothing (an empty page of Find Messages); a send is answered as sent.
+		hostile.current.answerAll((request) =>
+			request.path.startsWith('/chat/findMessages')
+				? { json: { messages: { total: 0, pages: 0, currentPage: 1, records: [] } } }
+				: { json: { key: { id: 'OK1' }, status: 'PENDING' } },
+		);
 		const started = Date.now();
 		const result = await runNode({
 			parameters: { instance: 'demo', ...text({ rateLimitRetries: 1, rateLimitWaitSeconds: 0.01 }) },
