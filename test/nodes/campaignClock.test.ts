@@ -86,6 +86,13 @@ describe('rate limits on a clock of the test', () => {
 	});
 });
 
+test('a lookup that fails does not stop the retry: the refusal said the message was not taken', async () => {
+	const campaign = new Campaign(settings({ rateLimit: { retries: 1, firstWaitMs: 1_000 } }), new Map(), fakeClock());
+	const { send, tries } = sendsFailing([RATE_OVERLIMIT]);
+	await expect(campaign.send(send, async () => await Promise.reject(new Error('Find Messages failed')))).resolves.toBe('sent');
+	expect(tries()).toBe(2);
+});
+
 describe('pace on a clock of the test', () => {
 	test('the first message goes at once; each next one waits the window\'s random point after the answer before', async () => {
 		const clock = fakeClock();

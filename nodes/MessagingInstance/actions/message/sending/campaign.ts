@@ -170,7 +170,9 @@ export class Campaign {
 			// A server that asks for longer than the node ever waits gets the error, not a hung run.
 			if (wait === undefined || wait > MAX_WAIT_SECONDS * 1000) throw error;
 			await this.clock.sleep(wait);
-			const stored = await lookUp?.();
+			// A rate limit is an answer that refused the message; the lookup only guards against a
+			// server that took it all the same, so a lookup that fails does not stop the retry.
+			const stored = await lookUp?.().catch(() => undefined);
 			if (stored !== undefined) return stored;
 		}
 	}
