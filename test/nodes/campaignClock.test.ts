@@ -94,6 +94,16 @@ test('a lookup that fails does not stop the retry: the refusal said the message 
 });
 
 describe('pace on a clock of the test', () => {
+	test('a slow answer never shortens the gap below the least: the next message waits the least after it', async () => {
+		const clock = fakeClock();
+		const campaign = new Campaign(settings({ pause: { minMs: 20_000, maxMs: 60_000 } }), new Map(), clock);
+		// the first send takes 30 s (typing the server holds): drawn 40 s from its start would leave 10 s; the least is 20 s
+		await campaign.send(async () => await clock.sleep(30_000));
+		clock.slept.length = 0;
+		await campaign.send(async () => 'sent');
+		expect(clock.slept).toEqual([20_000]);
+	});
+
 	test('the first message goes at once; each next one waits the window\'s random point after the answer before', async () => {
 		const clock = fakeClock();
 		const campaign = new Campaign(settings({ pause: { minMs: 20_000, maxMs: 60_000 } }), new Map(), clock);
