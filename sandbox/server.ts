@@ -30,16 +30,7 @@ import { connectionData, qrData, receive } from './injection';
 import { DEFAULT_SERVER_VERSION, ServerVersion, rootAnswer } from './versions';
 import { licenceRequired, passesGate } from './licence';
 
-export type {
-	Dialect,
-	SandboxOptions,
-	RecordedRequest,
-	DeliveryAttempt,
-	RecordedDelivery,
-	WebhookConfig,
-	ChatEntry,
-	RouteDef,
-} from './types';
+export type { Dialect, SandboxOptions, RecordedRequest, DeliveryAttempt, RecordedDelivery, WebhookConfig, ChatEntry, RouteDef } from './types';
 export type { IncomingMessage, IncomingMedia } from './messages';
 export type { StoredMedia, MediaMessageType } from './media';
 export type { Sandbox } from './sandbox';

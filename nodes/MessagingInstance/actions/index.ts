@@ -141,10 +141,10 @@ export const OPERATIONS: readonly Operation[] = [
 	getPollVotes,
 	getReceipts,
 	downloadMedia,
+	collectBurst,
 	markAsRead,
 	markAsPlayed,
 	deleteMessage,
-	collectBurst,
 	// Chat
 	checkNumbers,
 	getChat,
