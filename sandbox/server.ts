@@ -214,7 +214,6 @@ class SandboxImpl implements Sandbox {
 	refuseSends(opts: SendRefusalOptions): void {
 		this.failures.refuseSends(opts);
 	}
-
 	answerLate(opts: LateOptions): void {
 		this.lateAnswers.add(opts);
 	}
