@@ -116,8 +116,8 @@ export const E2E_GROUPS: E2eGroup[] = [
 	served('pq', serverVersionChecks),
 	// (s) a send retried by n8n's Retry On Fail after a late answer: one message, one id
 	served('s', (tools, rest) => retriedSendChecks(tools, rest)),
-	// (y) sending to many: pace, numbers checked first, a rate limit recovered, a logout stopping the run
-	served('campaign', (tools, rest) => campaignChecks(tools, rest)),
+	// (z) sending to many: pace, numbers checked first, a rate limit recovered, a logout stopping the run
+	served('z', (tools, rest) => campaignChecks(tools, rest)),
 	// (r) what the node creator shows: the merged entry's description, the first action
 	served('r', (tools, rest) => creatorEntryChecks(tools, rest), 'what n8n\'s editor lists for the package'),
 	// (t) Chatbot and Event Integration: every operation chained in one workflow
@@ -127,7 +127,7 @@ export const E2E_GROUPS: E2eGroup[] = [
 	// (v) Send and Wait answered in the chat: the trigger hands the reply to the waiting run
 	served('v', chatReplyChecks, 'n8n\'s waiting runs resumed through the trigger, workflow static data, and a file handed to the run as binary data'),
 	// (y) Collect Burst: three messages get one reply, a later one its own, a voice note reaches Download Media
-	served('burst', collectBurstChecks),
+	served('y', collectBurstChecks),
 	// (w) a person approves or declines an AI agent's Send Text on WhatsApp (Human-in-the-Loop tool)
 	served('w', (tools, rest, url) => agentReviewChecks(tools, rest, url), 'n8n\'s AI Agent with the Human-in-the-Loop tool n8n generates'),
 	// (kill) n8n killed (SIGKILL) while deliveries arrive: no acknowledged message lost, none handled twice
