@@ -13,7 +13,13 @@
  *      images of 100 kB against n8n's HTTP Request node (bench/mediaBench.ts);
  *   5. memory of a large file: Download Media and a media delivery, peak RSS as a multiple of
  *      the file, in n8n's in-memory and filesystem binary modes (bench/memoryBench.ts; one
- *      case at a time, with the repository's Node and n8n-core).
+ *      case at a time, with the repository's Node and n8n-core);
+ *   6. a message delivery inside n8n: our trigger vs n8n's Webhook node → Edit Fields vs the
+ *      floor community trigger, CPU and answer per delivery, and a burst's lag between the
+ *      answers and the executions (bench/triggerN8n.ts; BENCH_TRIGGER_N8N_SEQ, default 100,
+ *      BENCH_TRIGGER_N8N_BURST, default 200; BENCH_TRIGGER_PROFILE=<dir> adds a CPU profile);
+ *   7. Collect Burst: requests and CPU per incoming message of its check, beside a bare Find
+ *      Messages request of the same chat page (bench/collectBurst.ts).
  *
  * Env: BENCH_ROUNDS (default 5; medians of that many rounds), BENCH_SIZES (default
  * "1000,10000"), BENCH_N8N_VERSION (default the pinned one), BENCH_SKIP_N8N=1 (parts 2 and
@@ -40,16 +46,18 @@ import { DEFAULT_N8N_VERSION, ensureN8n, packRepo, type N8nRuntime } from '../sc
 import type { Sandbox } from '../sandbox/server';
 import type { LoopResult } from './fetchLoop';
 import { measureLoadCost, tarballInfo, type LoadCost, type TarballInfo } from './loadCost';
+import { collectBurstBench } from './collectBurst';
 import { mediaBench } from './mediaBench';
 import { memoryBench } from './memoryBench';
 import { startN8nBench, type N8nContender, type RunMeasure } from './n8nSend';
+import { triggerN8nBench } from './triggerN8n';
 import { envInt, envList, fmt, fmtRatio, forkTs, log, max, mb, median, min, once, table } from './util';
 
 const REPO = path.resolve(__dirname, '..');
 const ROUNDS = envInt('BENCH_ROUNDS', 5);
 const SIZES = envList('BENCH_SIZES', [1000, 10000]);
 const VERSION = process.env.BENCH_N8N_VERSION || DEFAULT_N8N_VERSION;
-const PARTS = new Set(envList('BENCH_PARTS', [1, 2, 3, 4, 5]));
+const PARTS = new Set(envList('BENCH_PARTS', [1, 2, 3, 4, 5, 6, 7]));
 
 type Contender = N8nContender | 'bare';
 const CONTENDERS: Contender[] = ['control', 'action', 'httpRequest', 'bare'];
@@ -286,7 +294,7 @@ function loadSection(load: LoadCost, tar: TarballInfo | undefined, out: string[]
 
 // ------------------------------------------------------------------------------ main
 
-/** Parts 1–4: in the pinned n8n runtime, on the packed package (prepack builds dist/). */
+/** Parts 1–4 and 6: in the pinned n8n runtime, on the packed package (prepack builds dist/). */
 async function runtimeParts(sections: string[][]): Promise<void> {
 	const rt = await ensureN8n(VERSION);
 	log('packing the repo (npm pack; prepack builds dist/)');
@@ -320,6 +328,16 @@ async function runtimeParts(sections: string[][]): Promise<void> {
 				sections[3].push('## 4. Media from binary data', '', `**Not measured:** ${(e as Error).message}`);
 			}
 		}
+		if (PARTS.has(6)) {
+			log('a message delivery inside n8n: trigger vs Webhook node vs floor');
+			try {
+				const profileDir = process.env.BENCH_TRIGGER_PROFILE ? path.resolve(process.env.BENCH_TRIGGER_PROFILE) : undefined;
+				if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
+				await triggerN8nBench(tarball, VERSION, ROUNDS, sections[5], profileDir);
+			} catch (e) {
+				sections[5].push('## 6. A message delivery inside n8n', '', `**Not measured:** ${(e as Error).message}`);
+			}
+		}
 	}
 	fs.rmSync(path.dirname(tarball), { recursive: true, force: true });
 }
@@ -337,13 +355,17 @@ async function main(): Promise<void> {
 	);
 	out.push('');
 
-	const sections: string[][] = [[], [], [], [], []];
-	// Parts 1–4 run in (or against) the pinned n8n and the packed package; part 5 needs neither.
-	if ([1, 2, 3, 4].some((part) => PARTS.has(part))) await runtimeParts(sections);
+	const sections: string[][] = [[], [], [], [], [], [], []];
+	// Parts 1–4 and 6 run in (or against) the pinned n8n and the packed package; part 5 needs neither.
+	if ([1, 2, 3, 4, 6].some((part) => PARTS.has(part))) await runtimeParts(sections);
 	let memoryProblems: string[] = [];
 	if (PARTS.has(5)) {
 		log('memory of a large file');
 		memoryProblems = await memoryBench(sections[4]);
+	}
+	if (PARTS.has(7)) {
+		log('collect burst');
+		await collectBurstBench(ROUNDS, sections[6]);
 	}
 
 	for (const s of sections) if (s.length > 0) out.push(...s, '');

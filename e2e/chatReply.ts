@@ -4,9 +4,10 @@
  * instance; a second workflow (Webhook → Send and Wait, Reply in the Chat, with two choices →
  * Send Text of what it output) asks a contact and is `waiting`. Another contact's message does
  * not resume it (the echo workflow answers that contact as usual); the asked contact's answer,
- * a tap on the choice on the chat page in Chromium (or, without Chromium, the same message
- * posted as the page posts it), resumes exactly that execution with the reply as the trigger's
- * item and the choice, and starts no echo run.
+ * typed as that contact on the chat page in Chromium (the question is plain text, so the page
+ * offers no buttons, as WhatsApp does not; without Chromium, the same message posted as the
+ * page posts it), resumes exactly that execution with the reply as the trigger's item and the
+ * choice, and starts no echo run.
  *
  *   tsx e2e/chatReply.ts [version]   runs (v) alone: packs, installs into a temp user folder,
  *                                    starts n8n and a v2 sandbox
@@ -71,8 +72,8 @@ async function statusOf(rest: RestClient, workflowId: string): Promise<string | 
 	return (await lastExecution(rest, workflowId))?.status;
 }
 
-/** Taps the choice under the question on the chat page, as the asked contact would. */
-async function tapChoice(sandbox: Sandbox, choice: string): Promise<void> {
+/** Types the answer as the asked contact on the chat page, under a question that offers nothing to tap. */
+async function typeReply(sandbox: Sandbox, answer: string): Promise<void> {
 	const { chromium } = await import('playwright-core');
 	const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30000 });
 	try {
@@ -83,8 +84,11 @@ async function tapChoice(sandbox: Sandbox, choice: string): Promise<void> {
 		await page.locator('#status', { hasText: 'live' }).waitFor({ timeout: 15000 });
 		const question = page.locator('.bubble.out', { hasText: QUESTION });
 		await question.waitFor({ timeout: 15000 });
-		await question.locator('button[data-testid="choice"]', { hasText: choice }).click();
-		await page.locator('.bubble.in', { hasText: choice }).locator('.meta', { hasText: '✓ delivered' }).waitFor({ timeout: 20000 });
+		assert.equal(await question.locator('button').count(), 0, 'a plain-text question shows buttons');
+		await page.fill('#from', ASKED);
+		await page.fill('#message', answer);
+		await page.press('#message', 'Enter');
+		await page.locator('.bubble.in', { hasText: answer }).locator('.meta', { hasText: '✓ delivered' }).waitFor({ timeout: 20000 });
 		assert.deepEqual(errors, []);
 	} finally {
 		await browser.close();
@@ -150,9 +154,9 @@ export async function chatReplyChecks(tools: E2eTools, rest: RestClient, n8nUrl:
 		});
 
 		const browser = fs.existsSync(CHROMIUM);
-		await tools.check(`(v) the asked contact's answer (${browser ? 'a tap on "Yes" on the chat page in Chromium' : 'posted as the chat page posts it'}) resumes the execution with the reply and the choice`, async () => {
+		await tools.check(`(v) the asked contact's answer (${browser ? '"Yes" typed as the contact on the chat page in Chromium' : 'posted as the chat page posts it'}) resumes the execution with the reply and the choice`, async () => {
 			const echoesBefore = texts(sandbox, ASKED).filter((text) => text.startsWith(REPLY_PREFIX)).length;
-			if (browser) await tapChoice(sandbox, 'Yes');
+			if (browser) await typeReply(sandbox, 'Yes');
 			else {
 				const res = await request('POST', `${sandbox.url}/_sandbox/messages`, { instance: 'demo', from: ASKED, text: 'Yes', pushName: 'Ana' });
 				assert.equal(res.status, 200, res.body);

@@ -27,12 +27,16 @@ const byId = (expression: string) => ({ __rl: true, mode: 'id', value: expressio
 const BOT = "={{ $('Create Bot').first().json.id }}";
 const OPENAI_CREDENTIAL = "={{ $('Create Credential').first().json.id }}";
 
-/** The chain's nodes in order, each with its parameters and the request it makes (method, path with `{bot}`/`{cred}` for the ids). */
-const STEPS: Array<{ node: string; parameters: Record<string, unknown>; request: string }> = [
+/**
+ * The chain's nodes in order, each with its parameters and the request it makes (method, path
+ * with `{bot}`/`{cred}` for the ids); `read`: the request an update makes first to keep what it
+ * does not set (read-modify-write).
+ */
+const STEPS: Array<{ node: string; parameters: Record<string, unknown>; request: string; read?: string }> = [
 	{ node: 'Create Credential', parameters: { resource: 'chatbot', operation: 'createOpenAiCredential', name: 'E2E', apiKey: OPENAI_KEY }, request: 'POST /openai/creds/demo' },
 	{ node: 'Credentials', parameters: { resource: 'chatbot', operation: 'getManyOpenAiCredentials', returnAll: true }, request: 'GET /openai/creds/demo' },
 	{ node: 'Models', parameters: { resource: 'chatbot', operation: 'getOpenAiModels', openaiCredsId: byId(OPENAI_CREDENTIAL), limit: 1 }, request: 'GET /openai/getModels/demo' },
-	{ node: 'Typebot Settings', parameters: { resource: 'chatbot', operation: 'updateSettings', kind: 'typebot', keywordFinish: '#stop' }, request: 'POST /typebot/settings/demo' },
+	{ node: 'Typebot Settings', parameters: { resource: 'chatbot', operation: 'updateSettings', kind: 'typebot', keywordFinish: '#stop' }, read: 'GET /typebot/fetchSettings/demo', request: 'POST /typebot/settings/demo' },
 	{ node: 'Create Bot', parameters: { resource: 'chatbot', operation: 'create', kind: 'typebot', url: 'https://typebot.example.com', typebot: 'e2e-flow', description: 'E2E flow', triggerValue: 'start' }, request: 'POST /typebot/create/demo' },
 	{ node: 'Bots', parameters: { resource: 'chatbot', operation: 'getMany', kind: 'typebot', returnAll: true }, request: 'GET /typebot/find/demo' },
 	{ node: 'Get Bot', parameters: { resource: 'chatbot', operation: 'get', kind: 'typebot', botId: byId(BOT) }, request: 'GET /typebot/fetch/{bot}/demo' },
@@ -78,11 +82,11 @@ export async function chatbotChecks(tools: E2eTools, rest: RestClient): Promise<
 			assert.ok(result.ok, `exit ${result.code}: ${result.stdout.slice(-1500)}${result.stderr.slice(-1500)}`);
 		});
 		const outputs = nodeOutputs(result.data);
-		await tools.check('(t) each node made its one request, in order, and the server took it', () => {
+		await tools.check('(t) each node made its request (an update its read first), in order, and the server took it', () => {
 			const bot = outputs['Create Bot']?.[0]?.json?.id;
 			const cred = outputs['Create Credential']?.[0]?.json?.id;
 			assert.ok(typeof bot === 'string' && typeof cred === 'string', 'no bot or credential id in the outputs');
-			const expected = STEPS.map((step) => step.request.replace('{bot}', bot).replace('{cred}', cred));
+			const expected = STEPS.flatMap((step) => [...(step.read ? [step.read] : []), step.request]).map((line) => line.replace('{bot}', bot).replace('{cred}', cred));
 			const requests = (sandbox.requests as any[]).map((r) => `${r.method} ${r.path}`);
 			assert.deepEqual(requests, expected);
 			const refused = (sandbox.requests as any[]).filter((r) => r.status >= 300).map((r) => `${r.method} ${r.path} ${r.status}`);

@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { freePort, majorOf, request } from '../scripts/n8n-runtime';
-import { REPLY_PREFIX } from '../scripts/demo-workflow';
+import { REPLY_NODE, REPLY_PREFIX } from '../scripts/demo-workflow';
 import { DEV_API_KEY, startPlayground, type Playground } from '../scripts/start';
 import { type Report, waitFor } from './report';
 import { assertNewestVersions, onboardingRecipeChecks, stopChecks } from './startStop';
@@ -72,7 +72,7 @@ export async function restartChecks(report: Report, version: string, tarball: st
 		const edited = created && hasDrafts && (await report.check("(e) an edit through n8n's REST API (as the editor saves) goes to the draft only", async () => {
 			const wf = await first.rest.getWorkflow(id);
 			const nodes = structuredClone(wf.nodes) as Array<{ name: string; parameters: Record<string, unknown> }>;
-			nodes.find((n) => n.name === 'Reply')!.parameters.text = EDITED;
+			nodes.find((n) => n.name === REPLY_NODE)!.parameters.text = EDITED;
 			const saved = await first.rest.call('PATCH', `/workflows/${id}`, {
 				name: wf.name,
 				nodes,
@@ -95,7 +95,7 @@ export async function restartChecks(report: Report, version: string, tarball: st
 				const wf = await again.rest.getWorkflow(id);
 				assert.equal(wf.activeVersionId, published, 'the restart changed the published version');
 				assert.equal(wf.versionId, draft, 'the restart changed the draft version');
-				const text = (wf.nodes as Array<{ name: string; parameters: { text?: string } }>).find((n) => n.name === 'Reply')?.parameters.text;
+				const text = (wf.nodes as Array<{ name: string; parameters: { text?: string } }>).find((n) => n.name === REPLY_NODE)?.parameters.text;
 				assert.equal(text, EDITED, 'the draft lost the edit');
 				assert.match(again.webhookStatus, /^registered/, again.webhookStatus);
 				const reply = await replyTo(again, '5511966660000', 'after restart');

@@ -16,16 +16,17 @@
  * the node as a tool, with a scripted OpenAI-compatible model server (e2e/modelServer.ts).
  * Prints each check as PASS/FAIL (or SKIP) and ends with `e2e: N passed, N failed` (`, N skipped` when some were).
  *
- * This file only sets up and runs the groups in order; each group's checks live in their own
- * file (e2e/actions.ts (a), e2e/trigger.ts (b), e2e/loading.ts (c), e2e/chatPage.ts (d),
- * e2e/restart.ts (e), e2e/v2.ts, …).
+ * This file only sets up (n8n, the package, the documented sandbox and its workflows) and runs
+ * the groups of e2e/groups.ts in their phases: before n8n serves, while it serves, after it
+ * stopped. E2E_GROUPS selects groups (all, second-version, or ids: `E2E_GROUPS=m,v`); each
+ * group's time is printed after it and in a table at the end.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { binaryDataModeFor, binaryModeChecks } from './binaryMode';
+import { binaryDataModeFor } from './binaryMode';
 import {
 	PACKAGE_NAME,
 	ensureN8n,
@@ -38,34 +39,40 @@ import {
 	setupOwnerAndLogin,
 	startN8n,
 	type N8nHandle,
-	type RestClient,
 } from '../scripts/n8n-runtime';
 import { actionWorkflow, fieldReferenceWorkflow, replyWorkflow } from './workflows';
-import { setUpV2, v2CliChecks, v2ServerChecks, type E2eTools, type V2Run } from './v2';
-import { agentChecks } from './agent';
-import { sendAndWaitChecks } from './sendAndWait';
-import { chatReplyChecks } from './chatReply';
-import { serverVersionChecks } from './serverVersions';
-import { retriedSendChecks } from './retriedSend';
-import { creatorEntryChecks } from './creator';
+import { setUpV2, type E2eTools, type V2Run } from './v2';
 import { Report, waitFor } from './report';
 import type { Sandbox } from './expect';
-import { actionChecks } from './actions';
-import { nodeTypeChecks, logChecks } from './loading';
-import { triggerChecks } from './trigger';
-import { restartChecks } from './restart';
-import { chatbotChecks } from './chatbots';
-import { otherRoutesChecks } from './otherRoutes';
-import { agentReviewChecks } from './agentReview';
+import { selectGroups, type E2eGroup, type TierRun } from './groups';
 
 const report = new Report('e2e');
 const record = report.record.bind(report);
 const check = report.check.bind(report);
 const summary = (): never => report.summary();
 const VERBOSE = process.env.E2E_VERBOSE === '1';
+const times: Array<{ id: string; seconds: number }> = [];
+
+/** Runs one group and keeps its time; a group that throws fails as one check and the run goes on. */
+async function timed(group: E2eGroup, run: () => Promise<void>): Promise<void> {
+	const started = Date.now();
+	try {
+		await run();
+	} catch (e) {
+		record(`group ${group.id} aborted`, false, e instanceof Error ? (e.stack ?? e.message) : String(e));
+	}
+	const seconds = Math.round((Date.now() - started) / 1000);
+	times.push({ id: group.id, seconds });
+	console.log(`e2e: group ${group.id} took ${seconds} s`);
+}
+
+function printTimes(): void {
+	if (times.length > 0) console.log(`e2e: group times (s): ${times.map((t) => `${t.id} ${t.seconds}`).join(', ')}`);
+}
 
 async function main(): Promise<void> {
 	const version = resolveN8nVersion(process.env.E2E_N8N_VERSION);
+	const groups = selectGroups();
 	const t0 = Date.now();
 	// Every n8n process of the run (server, CLI, npm start's path) inherits this environment.
 	const binaryMode = binaryDataModeFor();
@@ -117,8 +124,9 @@ async function main(): Promise<void> {
 			assert.ok(fs.existsSync(pj), 'package not in .n8n/nodes/node_modules');
 		});
 
+		const credName = 'Sandbox (e2e)';
 		const credId = await importCredential(userFolder, {
-			name: 'Sandbox (e2e)',
+			name: credName,
 			type: 'messagingInstanceApi',
 			data: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, dialect: 'documented' },
 		});
@@ -127,68 +135,28 @@ async function main(): Promise<void> {
 			replyWorkflow(credId),
 			fieldReferenceWorkflow(credId),
 		]);
-
-		// --- (a) every action operation through `n8n execute`; mapped fields -----------
-		await actionChecks(report, { version, userFolder, sandbox, actionsId, mappedId });
-
-		// --- (f)–(i) the v2.x operations through `n8n execute`, against a v2 sandbox ------
 		const tools: E2eTools = { version, userFolder, check, waitFor };
-		v2 = await setUpV2(tools);
-		await v2CliChecks(tools, v2);
+		let v2Setup: Promise<V2Run> | undefined;
+		const tier: TierRun = {
+			report, tools, version, userFolder, tarball, binaryMode, sandbox, credId, credName, actionsId, replyId, mappedId,
+			v2: () => (v2Setup ??= setUpV2(tools).then((run) => (v2 = run))),
+		};
+		const phase = <P extends E2eGroup['phase']>(name: P) => groups.filter((g): g is Extract<E2eGroup, { phase: P }> => g.phase === name);
 
-		// --- (l) an AI agent calls Send Text as a tool (a scripted model server on loopback) --
-		await agentChecks(tools, v2.sandbox);
+		for (const group of phase('cli')) await timed(group, () => group.run(tier));
 
-		// --- start the server -----------------------------------------------------------
-		n8n = await startN8n({ version, userFolder, echo: VERBOSE });
-		console.log(`e2e: n8n ${version} ready in ${(n8n.startupMs / 1000).toFixed(1)} s at ${n8n.url}`);
-		const rest: RestClient = await setupOwnerAndLogin(n8n.url);
+		if (phase('served').length > 0 || phase('stopped').length > 0) {
+			n8n = await startN8n({ version, userFolder, echo: VERBOSE });
+			console.log(`e2e: n8n ${version} ready in ${(n8n.startupMs / 1000).toFixed(1)} s at ${n8n.url}`);
+			const served = { ...tier, n8n, rest: await setupOwnerAndLogin(n8n.url) };
+			for (const group of phase('served')) await timed(group, () => group.run(served));
 
-		// --- (j) a trigger on the v2 sandbox → Download Media → a hash of the file ---------
-		await v2ServerChecks(tools, v2, rest);
-
-		// --- (m) Send and Wait for Response: waiting, answered through the link, resumed ----
-		await sendAndWaitChecks(tools, rest, sandbox, n8n.url, credId, 'Sandbox (e2e)');
-
-		// --- (o) the media checks' binary data went to this run's mode, not memory --------
-		await binaryModeChecks(tools, rest, binaryMode);
-
-		// --- (p) the echo recipe on 2.3.6, 2.3.7 and 2.4 with LID contacts; (q) credential test, 2.4 not activated
-		await serverVersionChecks(tools, rest, n8n.url);
-
-		// --- (s) a send retried by n8n's Retry On Fail after a late answer: one message, one id
-		await retriedSendChecks(tools, rest);
-
-		// --- (r) what the node creator shows: the merged entry's description, the first action --
-		await creatorEntryChecks(tools, rest);
-
-		// --- (t) Chatbot and Event Integration: every operation chained in one workflow ---------
-		await chatbotChecks(tools, rest);
-
-		// --- (u) every other route: profile, proxy, business, templates, storage, Chatwoot ------
-		await otherRoutesChecks(tools, rest);
-
-		// --- (v) Send and Wait answered in the chat: the trigger hands the reply to the waiting run
-		await chatReplyChecks(tools, rest, n8n.url);
-
-		// --- (w) a person approves or declines an AI agent's Send Text on WhatsApp (Human-in-the-Loop tool)
-		await agentReviewChecks(tools, rest, n8n.url);
-
-		// --- (c) node types -------------------------------------------------------------
-		await nodeTypeChecks(report, rest);
-
-		// --- (b) trigger lifecycle, with (d) the chat page in a browser while it is active --
-		await triggerChecks(report, rest, sandbox, n8n.url, replyId);
-
-		// --- (c) logs ------------------------------------------------------------------
-		const serverLog = n8n.logs();
-		await n8n.stop();
-		const allLogs = `${cliLog.join('\n')}\n${serverLog}`;
-		await logChecks(report, serverLog, allLogs);
-
-		// --- (e) npm start: restarts keep the user's work; other ports are followed --------
-		await sandbox.close().catch(() => undefined);
-		await restartChecks(report, version, tarball);
+			const serverLog = n8n.logs();
+			await n8n.stop();
+			await sandbox.close().catch(() => undefined);
+			const stoppedRun = { ...tier, serverLog, allLogs: `${cliLog.join('\n')}\n${serverLog}` };
+			for (const group of phase('stopped')) await timed(group, () => group.run(stoppedRun));
+		}
 	} catch (e) {
 		record('e2e run aborted', false, e instanceof Error ? e.stack ?? e.message : String(e));
 		if (n8n) console.log(`--- last n8n output ---\n${n8n.logs().slice(-4000)}`);
@@ -196,9 +164,11 @@ async function main(): Promise<void> {
 		await n8n?.stop().catch(() => undefined);
 		await sandbox.close().catch(() => undefined);
 		await v2?.sandbox.close().catch(() => undefined);
+		await v2?.sandbox24.close().catch(() => undefined);
 		if (process.env.E2E_KEEP === '1') console.log(`e2e: user folder kept at ${userFolder}`);
 		else fs.rmSync(userFolder, { recursive: true, force: true });
 		if (tarball && !process.env.E2E_TARBALL) fs.rmSync(path.dirname(tarball), { recursive: true, force: true });
+		printTimes();
 		console.log(`e2e: took ${Math.round((Date.now() - t0) / 1000)} s`);
 	}
 	summary();

@@ -76,7 +76,7 @@ async function createWorkflow(rest: RestClient, spec: WorkflowSpec): Promise<str
 }
 
 /** Publishes the workflow and waits until the sandbox has its webhook and n8n serves it (a bare POST gets 401, not 404). */
-async function publish(tools: E2eTools, rest: RestClient, n8nUrl: string, sandbox: Sandbox, instance: string, workflowId: string): Promise<void> {
+export async function publish(tools: E2eTools, rest: RestClient, n8nUrl: string, sandbox: Sandbox, instance: string, workflowId: string): Promise<void> {
 	await rest.activate(workflowId);
 	const hook = await tools.waitFor(`${instance}'s webhook on this n8n`, () => {
 		const h = sandbox.webhookOf(instance);

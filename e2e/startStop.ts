@@ -12,10 +12,10 @@
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 
-import { ACTION_TYPE, ACTION_VERSION, credentialRef } from '../scripts/demo-workflow';
-import { REPO_ROOT, executeWorkflow, freePort, nodeOutputs, type N8nHandle, type RestClient, type WorkflowSpec } from '../scripts/n8n-runtime';
+import { REPO_ROOT, executeWorkflow, freePort, nodeOutputs, type N8nHandle, type RestClient } from '../scripts/n8n-runtime';
 import { portListening as listening, processGroupMembers as groupMembers, processRuns as running } from '../scripts/runtime/liveness';
 import { sleep, waitFor, type Report } from './report';
+import { readRecipe } from './recipeBook';
 
 interface Started {
 	child: ChildProcess;
@@ -142,66 +142,35 @@ export async function assertNewestVersions(rest: RestClient, workflowId: string)
 }
 
 /**
- * The README's onboarding recipe as a user builds it in the editor, run twice: Create (its
- * Settings → On Error: Continue) → Connect with Instance By Name as an Expression naming
- * Create's own Instance Name. The second run finds the name taken: Create outputs the
- * server's message as an error item, and Connect still gives the QR code.
+ * The onboarding recipe exactly as docs/recipes/onboarding.json holds it (the editor's names:
+ * "Create an instance", its Settings → On Error: Continue, → "Connect an instance" with Instance
+ * By Name as an Expression naming Create's own Instance Name), saved in `npm start`'s n8n where
+ * the file's credential name, "Sandbox (dev)", is the one `npm start` made. Run twice: the
+ * second run finds the name taken: Create outputs the server's message as an error item, and
+ * Connect still gives the QR code.
  */
-export function onboardingRecipe(credentialId: string, instanceName: string): WorkflowSpec {
-	const credentials = credentialRef(credentialId, 'Sandbox (dev)');
-	return {
-		name: 'Onboarding recipe',
-		nodes: [
-			{ id: 'manual', name: 'When clicking Execute workflow', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{
-				id: 'create',
-				name: 'Create Instance',
-				type: ACTION_TYPE,
-				typeVersion: ACTION_VERSION,
-				position: [220, 0],
-				credentials,
-				onError: 'continueRegularOutput',
-				parameters: { resource: 'instance', operation: 'create', instanceName, integration: 'WHATSAPP-BAILEYS', qrcode: true },
-			},
-			{
-				id: 'connect',
-				name: 'Connect',
-				type: ACTION_TYPE,
-				typeVersion: ACTION_VERSION,
-				position: [440, 0],
-				credentials,
-				parameters: { resource: 'instance', operation: 'connect', instance: { __rl: true, mode: 'name', value: "={{ $('Create Instance').params.instanceName }}" } },
-			},
-		],
-		connections: {
-			'When clicking Execute workflow': { main: [[{ node: 'Create Instance', type: 'main', index: 0 }]] },
-			'Create Instance': { main: [[{ node: 'Connect', type: 'main', index: 0 }]] },
-		},
-	};
-}
-
 export async function onboardingRecipeChecks(report: Report, n8n: N8nHandle, rest: RestClient, credentialId: string): Promise<void> {
-	const name = `onboard${Date.now().toString(36)}`;
 	let id = '';
 	const imported = await report.check('(e) the README\'s onboarding recipe saved as the editor saves it', async () => {
-		const wf = onboardingRecipe(credentialId, name);
-		const saved = await rest.call('POST', '/workflows', { ...wf, settings: { executionOrder: 'v1' }, active: false });
+		const saved = await rest.call('POST', '/workflows', readRecipe('onboarding'));
 		id = saved.id;
 		assert.ok(id, JSON.stringify(saved).slice(0, 500));
+		const stored = await rest.getWorkflow(id);
+		assert.equal(stored.nodes.find((n: any) => n.name === 'Create an instance')?.credentials?.messagingInstanceApi?.id, credentialId, 'the file\'s credential "Sandbox (dev)" was not found by its name');
 	});
 	if (!imported) return;
 	await report.check('(e) onboarding recipe, first run: Create makes the instance, Connect (Instance as an Expression) gives its QR code', async () => {
 		const res = await executeWorkflow(n8n, id);
 		assert.ok(res.ok, `${res.stdout.slice(-1500)}\n${res.stderr.slice(-1500)}`);
 		const out = nodeOutputs(res.data);
-		assert.equal(out['Create Instance']?.[0]?.json?.instance?.instanceName, name, JSON.stringify(out['Create Instance']).slice(0, 500));
-		assert.match(String(out.Connect?.[0]?.json?.code), /^2@/, JSON.stringify(out.Connect).slice(0, 500));
+		assert.equal(out['Create an instance']?.[0]?.json?.instance?.instanceName, 'shop', JSON.stringify(out['Create an instance']).slice(0, 500));
+		assert.match(String(out['Connect an instance']?.[0]?.json?.code), /^2@/, JSON.stringify(out['Connect an instance']).slice(0, 500));
 	});
 	await report.check('(e) onboarding recipe, second run: Create says the name is taken (and continues), Connect still gives the QR code', async () => {
 		const res = await executeWorkflow(n8n, id);
 		assert.ok(res.ok, `${res.stdout.slice(-1500)}\n${res.stderr.slice(-1500)}`);
 		const out = nodeOutputs(res.data);
-		assert.match(JSON.stringify(out['Create Instance']?.[0]?.json), /already in use/, JSON.stringify(out['Create Instance']).slice(0, 500));
-		assert.match(String(out.Connect?.[0]?.json?.code), /^2@/, JSON.stringify(out.Connect).slice(0, 500));
+		assert.match(JSON.stringify(out['Create an instance']?.[0]?.json), /already in use/, JSON.stringify(out['Create an instance']).slice(0, 500));
+		assert.match(String(out['Connect an instance']?.[0]?.json?.code), /^2@/, JSON.stringify(out['Connect an instance']).slice(0, 500));
 	});
 }

@@ -206,7 +206,9 @@ export function messageRecord(entry: ChatEntry, instanceId: string): Record<stri
 			? (body.message as Record<string, unknown> | undefined) ?? { conversation: entry.text }
 			: { conversation: typeof body.text === 'string' ? body.text : entry.text };
 	return {
-		id: entry.messageId,
+		// The server's row id (a cuid): it grows with the order messages were stored in, which
+		// orders messages of the same second (`messageTimestamp` counts whole seconds).
+		id: `c${entry.at.toString(36).padStart(9, '0')}${entry.seq.toString(36).padStart(7, '0')}`,
 		key: entry.key ? { ...entry.key } : { id: entry.messageId, fromMe, remoteJid: entry.chat },
 		pushName: fromMe ? null : entry.pushName ?? null,
 		// a message with only messageContextInfo has no content type: the server stores `unknown`
@@ -229,6 +231,8 @@ export interface MessageFilter {
 	 * widens nothing then; 2.3.7 and later match either (the given ones, ORed).
 	 */
 	remoteJidAlone?: boolean;
+	/** `key.participant` (a group message's author), matched exactly by every release */
+	participant?: string;
 	fromMe?: boolean;
 	messageType?: string;
 	from?: number;
@@ -241,8 +245,9 @@ export function findMessages(entries: ChatEntry[], instanceId: string, deleted: 
 		.filter((entry) => entry.messageId && !deleted.has(entry.messageId) && entry.kind !== 'presence' && entry.kind !== 'archive')
 		.map((entry) => messageRecord(entry, instanceId))
 		.filter((record) => {
-			const key = record.key as { id: string; fromMe: boolean; remoteJid: string; remoteJidAlt?: string };
+			const key = record.key as { id: string; fromMe: boolean; remoteJid: string; remoteJidAlt?: string; participant?: string };
 			if (filter.id && key.id !== filter.id) return false;
+			if (filter.participant && key.participant !== filter.participant) return false;
 			if (filter.remoteJidAlone && filter.remoteJid && key.remoteJid !== filter.remoteJid) return false;
 			// The server's OR of the chat filters given (an empty branch is dropped, as Prisma does).
 			const chat = [

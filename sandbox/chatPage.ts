@@ -2,9 +2,12 @@
  * The self-contained chat page served at GET /chat (inline CSS and JS, no external assets).
  *
  * A person picks an instance, types a message as a contact (the "from" number) and presses
- * Send: the page POSTs /_sandbox/messages, the sandbox delivers MESSAGES_UPSERT to the
- * instance's webhook (e.g. an n8n trigger), and everything the workflow sends back through
- * the interface shows up live via the SSE stream GET /_sandbox/chat/stream.
+ * Send, or attaches a photo, a voice note or a document (📎; the typed text is a photo's or a
+ * document's caption): the page POSTs /_sandbox/messages (a file as `media`, as `cli.ts send
+ * --image/--file` does), the sandbox delivers MESSAGES_UPSERT to the instance's webhook (e.g.
+ * an n8n trigger) as the server would, the file in it when the webhook asks for base64, and
+ * everything the workflow sends back through the interface shows up live via the SSE stream
+ * GET /_sandbox/chat/stream.
  *
  * What the workflow sends is drawn the way a phone would show it: texts (with the quoted
  * message), lists (sections and rows), buttons, locations (with an OpenStreetMap link),
@@ -20,21 +23,28 @@
  * phone JID or to its LID show in its conversation (a bubble's data-contact: the phone JID,
  * the LID of a contact known only by it, or the group).
  *
- * Links in what the workflow sends open in a new tab (n8n's waiting pages of Send and Wait for
- * Response); choices the message numbers ("1. Yes", "2. No") and poll options show as buttons
- * under it, and a tap sends that choice as the contact the message went to (a reply in the
- * chat, as Send and Wait's Reply in the Chat waits for).
+ * Texts and captions are formatted as WhatsApp formats them (*bold*, _italic_, ~strike~,
+ * ```monospace```, `inline code`; chat/format.js builds DOM nodes, never HTML) and their links
+ * open in a new tab (n8n's waiting pages of Send and Wait for Response). What WhatsApp lets a
+ * person tap is tappable — reply buttons, list rows, poll options — and a tap sends that
+ * choice as the contact the message went to; a plain text's numbered choices are text, and
+ * the person types the answer (a reply in the chat, as Send and Wait's Reply in the Chat
+ * waits for).
  *
  * Stable hooks for browser tests: #instance, #from, #lid, #pushName, #message, #send, #reset,
  * #messages, #status (connection state of the stream: "live" once connected), #hint (the
  * no-webhook banner), .bubble.in / .bubble.out (data-testid bubble-in / bubble-out,
  * data-kind, data-seq, data-message-id, data-contact), .bubble .content (the readable text of a bubble),
  * .bubble .meta (time, "✓ delivered" / "✗ <reason>" on incoming bubbles), .reactions,
- * .bubble a.link (data-testid link), .bubble button.reply-choice (data-testid choice).
+ * .bubble a.link (data-testid link), .bubble button.reply-choice (data-testid choice), #attach
+ * (data-testid attach) with its menu #attach-menu (attach-photo, attach-voice,
+ * attach-document), the file inputs #file-photo, #file-voice, #file-document, #scan ("Scan QR
+ * code", shown while the instance is connecting).
  *
  * The page is files in ./chat/: page.html (the markup), page.css, and the browser scripts in
- * CHAT_SCRIPTS (contacts.js: who an entry belongs to, phone, LID or group; bubbles.js: how an
- * entry is drawn; page.js: the live stream, sending and startup). The scripts are plain
+ * CHAT_SCRIPTS (contacts.js: who an entry belongs to, phone, LID or group; format.js: WhatsApp's
+ * text formatting; bubbles.js: how an entry is drawn; page.js: the live stream, sending and
+ * attaching, startup). The scripts are plain
  * JavaScript checked by TypeScript through `// @ts-check` and chat/tsconfig.json, and linted as
  * served; test/sandbox/chatPageSource.test.ts runs both. They are put together into one
  * self-contained response: keep the page free of `<script src=` / `<link href=` (the sandbox
@@ -46,7 +56,7 @@ import * as path from 'node:path';
 const CHAT_DIR = path.join(__dirname, 'chat');
 
 /** The page's scripts in the order they run: each uses what the ones before it define. */
-export const CHAT_SCRIPTS = ['contacts.js', 'bubbles.js', 'page.js'] as const;
+export const CHAT_SCRIPTS = ['contacts.js', 'format.js', 'bubbles.js', 'page.js'] as const;
 
 const read = (name: string) => fs.readFileSync(path.join(CHAT_DIR, name), 'utf8');
 

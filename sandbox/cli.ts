@@ -75,8 +75,9 @@ const MIME: Record<string, string> = {
 	'.txt': 'text/plain',
 	'.mp4': 'video/mp4',
 	'.mp3': 'audio/mpeg',
-	'.ogg': 'audio/ogg',
-	'.opus': 'audio/ogg',
+	// a voice note as the phone records it (the sandbox marks Ogg audio as ptt, as the chat page sends it)
+	'.ogg': 'audio/ogg; codecs=opus',
+	'.opus': 'audio/ogg; codecs=opus',
 	'.m4a': 'audio/mp4',
 	'.png': 'image/png',
 	'.jpg': 'image/jpeg',
@@ -123,11 +124,50 @@ interface SeenRequest {
 	at: number;
 }
 
+/** `5 s` for whole seconds, else `1500 ms`. */
+function duration(ms: number): string {
+	return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+/**
+ * What the webhook said when it took the delivery, in words, from the answer's body as the
+ * sandbox recorded it: the Messaging Instance Trigger answers `{"received": true, "resumed": n}`
+ * when the message was the reply a waiting execution (Send and Wait's Reply in the Chat) took,
+ * and `{"received": true, "ignored": "<why>"}` when it dropped the event.
+ */
+function webhookSaid(responseBody: unknown): string | undefined {
+	let answer: unknown;
+	try {
+		answer = typeof responseBody === 'string' ? JSON.parse(responseBody) : undefined;
+	} catch {
+		return undefined;
+	}
+	if (!answer || typeof answer !== 'object') return undefined;
+	const { resumed, ignored } = answer as { resumed?: unknown; ignored?: unknown };
+	if (typeof resumed === 'number' && resumed > 0) {
+		return `the trigger passed it to ${resumed === 1 ? 'a waiting execution' : `${resumed} waiting executions`} as the reply (Send and Wait's Reply in the Chat): that run goes on in n8n; no new run started`;
+	}
+	if (typeof ignored === 'string') return `the trigger dropped it: ${ignored}`;
+	return undefined;
+}
+
+/**
+ * The line for a delivered message that drew no reply: how the webhook answered (its status,
+ * and what the trigger said it did), then what may explain the silence.
+ */
+function noReplyLine(status: number | undefined, responseBody: unknown, waitMs: number): string {
+	const delivered = `delivered (HTTP ${status ?? '?'}); no reply within ${duration(waitMs)}`;
+	const said = webhookSaid(responseBody);
+	if (said) return `${delivered}: ${said}`;
+	return `${delivered} — a waiting execution may have taken it (Send and Wait's Reply in the Chat), or the workflow does not reply`;
+}
+
 /**
  * Prints the interface requests the sandbox received from `since` on (what the workflow sent
- * back), waiting at most `waitMs`; stops 800 ms after the last one.
+ * back), waiting at most `waitMs`; stops 800 ms after the last one. Without any, `silence` is
+ * printed (what the delivery's answer says happened).
  */
-async function printReplies(url: string, since: number, waitMs: number): Promise<void> {
+async function printReplies(url: string, since: number, waitMs: number, silence: string): Promise<void> {
 	const base = url.replace(/\/+$/, '');
 	const deadline = Date.now() + waitMs;
 	let shown = 0;
@@ -144,7 +184,7 @@ async function printReplies(url: string, since: number, waitMs: number): Promise
 		}
 		shown = Math.max(shown, seen.length);
 	}
-	if (shown === 0) process.stdout.write(`  no reply within ${waitMs} ms (see the chat page: ${base}/chat)\n`);
+	if (shown === 0) process.stdout.write(`  ${silence} (see the chat page: ${base}/chat)\n`);
 }
 
 async function send(p: Parsed): Promise<void> {
@@ -173,7 +213,10 @@ async function send(p: Parsed): Promise<void> {
 	if (!Number.isFinite(waitMs) || waitMs < 0 || waitMs > 60000) fail('--wait must be 0..60000 ms');
 	const answer = await post(url, '/_sandbox/messages', body);
 	const at = answer.body?.entry?.at;
-	if (answer.body?.delivered?.ok === true && typeof at === 'number' && waitMs > 0) await printReplies(url, at, waitMs);
+	if (answer.body?.delivered?.ok === true && typeof at === 'number' && waitMs > 0) {
+		const last = answer.body.delivery?.attempts?.at?.(-1);
+		await printReplies(url, at, waitMs, noReplyLine(answer.body.delivered.status, last?.responseBody, waitMs));
+	}
 }
 
 async function event(p: Parsed): Promise<void> {

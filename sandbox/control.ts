@@ -11,7 +11,8 @@ import { isObject, maskUrl, readBody, send } from './http';
 import { summarize } from './delivery';
 import { CHAT_PAGE_HTML } from './chatPage';
 import type { MediaStore } from './media';
-import type { FailOptions, LateOptions } from './failures';
+import type { FailOptions, LateOptions, SendRefusalOptions } from './failures';
+import { SEND_REFUSALS } from './failures';
 import { connectionData, qrData } from './injection';
 import { sseFrame } from './liveChat';
 
@@ -25,6 +26,7 @@ export interface ControlHost {
 	instance(name: string): Instance | undefined;
 	reset(): void;
 	failNext(opts: FailOptions): void;
+	refuseSends(opts: SendRefusalOptions): void;
 	answerLate(opts: LateOptions): void;
 	injectMessage(instance: string, msg: IncomingMessage): Promise<RecordedDelivery | undefined>;
 	injectEvent(instance: string, event: string, data: unknown): Promise<RecordedDelivery | undefined>;
@@ -127,6 +129,17 @@ async function failNext({ sb, req, json }: ControlRequest): Promise<void> {
 	json(200, { ok: true });
 }
 
+/** Arms refuseSends: WhatsApp refuses sends after a burst (rate-overlimit) or for good (logged out). */
+async function refuseSends({ sb, req, json }: ControlRequest): Promise<void> {
+	const b = await readJson(req);
+	const count = (value: unknown) => value === undefined || (typeof value === 'number' && Number.isInteger(value) && value >= 0);
+	if (!b || typeof b.kind !== 'string' || !Object.hasOwn(SEND_REFUSALS, b.kind) || !count(b.after) || !count(b.times)) {
+		return json(400, { error: `body must be {"kind": ${Object.keys(SEND_REFUSALS).map((k) => `"${k}"`).join(' | ')}, "after"?: number, "times"?: number}` });
+	}
+	sb.refuseSends({ kind: b.kind as SendRefusalOptions['kind'], after: b.after as number | undefined, times: b.times as number | undefined });
+	json(200, { ok: true });
+}
+
 /** Arms answerLate: the next request(s) to `path` run, then are answered `ms` later. */
 async function answerLate({ sb, req, json }: ControlRequest): Promise<void> {
 	const b = await readJson(req);
@@ -220,6 +233,7 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
 	{ method: 'POST', path: '/_sandbox/reset', handle: reset },
 	{ method: 'POST', path: '/_sandbox/fail', handle: failNext },
 	{ method: 'POST', path: '/_sandbox/late', handle: answerLate },
+	{ method: 'POST', path: '/_sandbox/refuseSends', handle: refuseSends },
 	{ method: 'POST', path: '/_sandbox/messages', handle: injectMessage },
 	{ method: 'POST', path: '/_sandbox/events', handle: injectEvent },
 	{ method: 'POST', path: '/_sandbox/scan', handle: scan },

@@ -17,8 +17,8 @@ export interface DispatchHost {
 	readonly maxDelayMs: number;
 	instance(name: string): Instance | undefined;
 	instances(): Instance[];
-	/** an injected failure (failNext) for this path, consumed */
-	takeFailure(path: string): { status: number; message: string } | undefined;
+	/** an injected failure (failNext) for this path, or at `send` WhatsApp's refusal of a send (refuseSends), consumed */
+	takeFailure(path: string, stage?: 'route' | 'send'): { status: number; message: string } | undefined;
 	sleep(ms: number): Promise<void>;
 	addChat(e: Omit<ChatEntry, 'seq' | 'at' | 'time'>): void;
 	emit(inst: Instance, event: string, data: unknown): void;
@@ -118,6 +118,9 @@ export function createDispatcher(routes: readonly RouteDef[], host: DispatchHost
 		const problem = def.check?.(body, host.dialect, host.version);
 		if (problem) return badRequest([problem]);
 		if (def.needsAccount && !hasAccount(body.number)) return badRequest([numberCheck(String(body.number))]);
+		// 7. WhatsApp itself: a send the server passed on may be refused (rate-overlimit, a closed connection)
+		const refused = host.takeFailure(path, 'send');
+		if (refused) return { status: refused.status, body: errorBody(refused.status, refused.message) };
 		const delay = def.delayOf ? def.delayOf(body, host.dialect) : (body as { delay?: unknown } | undefined)?.delay;
 		if (typeof delay === 'number') await host.sleep(Math.min(delay, host.maxDelayMs));
 

@@ -35,6 +35,12 @@ export function qrData(inst: Instance): Record<string, unknown> {
 	};
 }
 
+/** A message's content as stored: what the webhook carries, without the file's base64 (a delivery's copy). */
+function storedContent(message: Record<string, unknown>): Record<string, unknown> {
+	const { base64: _base64, ...content } = message;
+	return content;
+}
+
 /**
  * An injected message arrives: its media file is kept as given (exact bytes), and the chat
  * entry it makes is returned (to be added to the chat log).
@@ -57,7 +63,8 @@ export function receive(media: MediaStore, instance: string, msg: IncomingMessag
 		chat: key.remoteJid,
 		kind: msg.media ? msg.media.kind : 'text',
 		text: summary,
-		body: msg.contextInfoOnly ? { ...msg, message: data.message } : msg,
+		// The message as the server stores it (Find Messages answers it): its content, the file's base64 left out.
+		body: { ...msg, message: storedContent(data.message as Record<string, unknown>) },
 		messageId: key.id,
 		key: storedKey(msg, key.id),
 		pushName: data.pushName as string,

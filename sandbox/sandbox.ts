@@ -5,7 +5,7 @@
 import type { ChatEntry, Dialect, RecordedDelivery, RecordedRequest, WebhookConfig } from './types';
 import type { IncomingMessage } from './messages';
 import type { StoredMedia } from './media';
-import type { FailOptions, LateOptions } from './failures';
+import type { FailOptions, LateOptions, SendRefusalOptions } from './failures';
 import type { ServerVersion } from './versions';
 
 export interface Sandbox {
@@ -36,7 +36,15 @@ export interface Sandbox {
 	readonly stateNote?: string;
 	/** with a state file: writes the state now (it is also written shortly after each change and on close) */
 	saveState(): void;
+	/** forgets recorded requests, injected failures and refusals, stored media and the chat log */
+	reset(): void;
 	failNext(opts: FailOptions): void;
+	/**
+	 * WhatsApp refuses sends as the real server reports it: `rateOverlimit` (400 "Error:
+	 * rate-overlimit") after a burst of `after` sends, for `times` sends; `loggedOut` (500
+	 * "Connection Closed") for every send from then on, unless `times` is given.
+	 */
+	refuseSends(opts: SendRefusalOptions): void;
 	/**
 	 * The next request(s) to a path (any, without one) run as usual (a send goes out and is
 	 * stored) and are answered `ms` later: a server slower than the client's timeout, which

@@ -5,9 +5,8 @@
  *
  * The parts: ./routes (one table entry per endpoint), ./dispatch.ts (the checks every route
  * gets), ./delivery.ts (webhooks), ./control.ts (the sandbox's own routes), ./http.ts,
- * ./sandbox.ts (what tests get), ./stateFile.ts (saved state), ./failures.ts (injected
- * failures), ./liveChat.ts (the chat log and its live streams), ./injection.ts (injected data).
- * Zero runtime dependencies: Node's http, crypto and global fetch.
+ * ./sandbox.ts (what tests get), ./stateFile.ts (saved state), ./failures.ts (injected failures,
+ * WhatsApp's refusals), ./liveChat.ts (chat log, live streams), ./injection.ts (injected data). Zero runtime dependencies.
  */
 import { createServer, IncomingMessage as HttpRequest, ServerResponse, Server } from 'http';
 import { randomBytes, randomUUID } from 'crypto';
@@ -25,7 +24,7 @@ import { accountOf } from './routes/account';
 import { newGroup, scan } from './accounts';
 import type { Sandbox } from './sandbox';
 import { StateFile } from './stateFile';
-import { FailOptions, InjectedFailures, LateAnswers, LateOptions } from './failures';
+import { FailOptions, InjectedFailures, LateAnswers, LateOptions, SendRefusalOptions } from './failures';
 import { LiveChat } from './liveChat';
 import { connectionData, qrData, receive } from './injection';
 import { DEFAULT_SERVER_VERSION, ServerVersion, rootAnswer } from './versions';
@@ -98,7 +97,7 @@ class SandboxImpl implements Sandbox {
 			maxDelayMs: this.maxDelayMs,
 			instance: (name) => this.instance(name),
 			instances: () => this.instances(),
-			takeFailure: (path) => this.failures.take(path),
+			takeFailure: (path, stage) => this.failures.take(path, stage),
 			sleep: (ms) => this.sleep(ms),
 			addChat: (e) => this.addChat(e),
 			emit: (inst, event, data) => void this.track(deliver(this.delivery, inst, event, data)),
@@ -108,6 +107,7 @@ class SandboxImpl implements Sandbox {
 				removeInstance: (name) => void this.instancesByName.delete(name),
 				chatLog: () => this.chat,
 				emitFor: (inst, event, data) => void this.track(deliver(this.delivery, inst, event, data)),
+				switchedOff: (integration) => options.switchedOff?.includes(integration) === true,
 			},
 		});
 		this.stateFile = new StateFile(options.stateFile, () => ({ instances: this.instances(), chat: this.chat }), this.log);
@@ -219,6 +219,9 @@ class SandboxImpl implements Sandbox {
 
 	failNext(opts: FailOptions): void {
 		this.failures.add(opts);
+	}
+	refuseSends(opts: SendRefusalOptions): void {
+		this.failures.refuseSends(opts);
 	}
 
 	answerLate(opts: LateOptions): void {

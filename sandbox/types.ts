@@ -37,6 +37,11 @@ export interface SandboxOptions {
 	stateFile?: string;
 	/** With stateFile: remove the saved state and start empty. */
 	fresh?: boolean;
+	/**
+	 * Integrations switched off in the server's environment (e.g. `rabbitmq` for
+	 * RABBITMQ_ENABLED=false): their routes answer as the real controllers do then.
+	 */
+	switchedOff?: readonly string[];
 }
 
 export interface RecordedRequest {
@@ -225,6 +230,8 @@ export interface ServerState {
 	chatLog(): readonly ChatEntry[];
 	/** delivers an event of any instance */
 	emitFor(inst: Instance, event: string, data: unknown): void;
+	/** whether the server's environment switches this integration off (SandboxOptions.switchedOff) */
+	switchedOff(integration: string): boolean;
 }
 
 /**

@@ -5,12 +5,16 @@
  * (nodes/MessagingInstanceTrigger/items.ts), and Send Text maps them as they are.
  */
 import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 
-import { PACKAGE_NAME, type WorkflowSpec } from './n8n-runtime';
+import { PACKAGE_NAME, REPO_ROOT, type WorkflowSpec } from './n8n-runtime';
 
 export const ACTION_TYPE = `${PACKAGE_NAME}.messagingInstance`;
 export const TRIGGER_TYPE = `${PACKAGE_NAME}.messagingInstanceTrigger`;
-export const TRIGGER_NODE = 'On Message';
+/** The names the editor gives the echo recipe's two nodes (docs/recipes/echo-reply.json). */
+export const TRIGGER_NODE = 'Messaging Instance Trigger';
+export const REPLY_NODE = 'Send a text message';
 export const DEMO_WORKFLOW_NAME = 'Reply to every incoming message';
 export const DEMO_INSTANCE = 'demo';
 /**
@@ -34,40 +38,20 @@ export function credentialRef(credId: string, name = 'Sandbox'): Record<string, 
 	return { messagingInstanceApi: { id: credId, name } };
 }
 
-/** Trigger -> Send Text replying "You said: <text>" to the chat the message came from. */
+/**
+ * The echo recipe, docs/recipes/echo-reply.json, as the docs give it: the Messaging Instance
+ * Trigger → "Send a text message" replying "You said: <text>" to the chat the message came
+ * from, with the editor's node names. Here on the given credential and instance, with a webhook
+ * id of its own (two published copies must not share a webhook path).
+ */
 export function replyWorkflow(credId: string, opts: { instance?: string; name?: string; credentialName?: string } = {}): WorkflowSpec {
 	const instance = opts.instance ?? DEMO_INSTANCE;
-	const credentials = credentialRef(credId, opts.credentialName);
-	return {
-		name: opts.name ?? DEMO_WORKFLOW_NAME,
-		nodes: [
-			{
-				id: 'trigger',
-				name: TRIGGER_NODE,
-				type: TRIGGER_TYPE,
-				typeVersion: TRIGGER_VERSION,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				credentials,
-				parameters: { instance: instanceParameter(TRIGGER_VERSION, instance), events: ['MESSAGES_UPSERT'] },
-			},
-			{
-				id: 'reply',
-				name: 'Reply',
-				type: ACTION_TYPE,
-				typeVersion: ACTION_VERSION,
-				position: [300, 0],
-				credentials,
-				parameters: {
-					resource: 'message',
-					operation: 'sendText',
-					instance: instanceParameter(ACTION_VERSION, instance),
-					number: '={{ $json.chatId }}',
-					text: `=${REPLY_PREFIX}{{ $json.text }}`,
-					options: {},
-				},
-			},
-		],
-		connections: { [TRIGGER_NODE]: { main: [[{ node: 'Reply', type: 'main', index: 0 }]] } },
-	};
+	const file = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'docs', 'recipes', 'echo-reply.json'), 'utf8')) as { nodes: Array<Record<string, unknown>>; connections: Record<string, unknown> };
+	const nodes = file.nodes.map((node) => ({
+		...node,
+		...(node.webhookId ? { webhookId: randomUUID() } : {}),
+		credentials: credentialRef(credId, opts.credentialName),
+		parameters: { ...(node.parameters as Record<string, unknown>), instance: instanceParameter(node.typeVersion as number, instance) },
+	}));
+	return { name: opts.name ?? DEMO_WORKFLOW_NAME, nodes, connections: file.connections };
 }

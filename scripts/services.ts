@@ -231,7 +231,7 @@ async function startPostgres(pgBin: string, dir: string): Promise<PostgresInfo &
 	};
 }
 
-async function startRedis(redisServer: string, dir: string): Promise<RedisInfo & { stop(): Promise<void> }> {
+export async function startRedis(redisServer: string, dir: string): Promise<RedisInfo & { stop(): Promise<void> }> {
 	const port = await freePort();
 	const child: ChildProcess = spawn(
 		redisServer,

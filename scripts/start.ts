@@ -1,7 +1,8 @@
 /**
  * `npm start`: a local playground in one command.
  *
- *  1. makes sure the pinned n8n is installed (first run: ~3 GB, 3-10 minutes, with progress);
+ *  1. checks that both ports are free (a taken one is named, with the variable that moves it),
+ *     then makes sure the pinned n8n is installed (first run: ~3 GB, 3 to 13 minutes, with progress);
  *  2. packs the package (its prepack builds it) and installs the tarball into the dev n8n's
  *     community-package folder, the way a user installs it;
  *  3. starts the sandbox server on 8181 (v2 dialect, so every operation can be tried; instance `demo`, fixed dev key);
@@ -48,6 +49,7 @@ import {
 } from './n8n-runtime';
 import { DEV_API_KEY, DEV_CREDENTIAL_NAME, readState, sandboxStateFile, stateFile, writeState, type DevState } from './playground/devState';
 import { installedHashFile, installedIsCurrent, packageSourceHash } from './playground/packageHash';
+import { portProblems } from './playground/ports';
 import { publishedSandboxWorkflows, registerAgain, webhookHeld } from './playground/publishedWorkflows';
 import { followSandboxAddress } from './playground/sandboxAddress';
 import type { Sandbox } from '../sandbox/server';
@@ -111,7 +113,14 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
 	fs.mkdirSync(path.join(userFolder, '.n8n'), { recursive: true });
 	const logFile = path.join(userFolder, 'n8n.log');
 
-	step('n8n installed', `making sure n8n ${version} is installed (the first run downloads ~3 GB and compiles sqlite3: 3-10 minutes)`);
+	// Both ports first: a taken one is said now, not after the install, the pack and the imports.
+	const problems = await portProblems([
+		{ what: 'n8n', variable: 'DEV_N8N_PORT', port: opts.n8nPort },
+		{ what: 'the sandbox', variable: 'DEV_SANDBOX_PORT', port: opts.sandboxPort },
+	]);
+	if (problems.length > 0) throw new Error(problems.join('\n[start] '));
+
+	step('n8n installed', `making sure n8n ${version} is installed (the first run downloads ~3 GB and compiles sqlite3: 3 to 13 minutes, a progress line every 15 s)`);
 	await ensureN8n(version);
 
 	if (opts.tarball) {

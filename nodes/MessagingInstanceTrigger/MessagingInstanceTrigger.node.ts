@@ -38,8 +38,12 @@ export class MessagingInstanceTrigger implements INodeType {
 			{
 				name: 'default',
 				httpMethod: 'POST',
-				// Answer at once: the server retries a delivery it has to wait for.
+				// n8n answers as soon as it recorded the execution (not when it ends): a 2xx then
+				// means the message is held in n8n's database, and the server retries anything else.
 				responseMode: 'onReceived',
+				// '' (not n8n's default "firstEntryJson", which n8n sends as that very text): n8n
+				// then answers with the `webhookResponse` webhook() returns, `{"received":true}`.
+				responseData: '',
 				path: 'webhook',
 			},
 		],

@@ -231,7 +231,7 @@ function unwrap(message: IDataObject): IDataObject {
 }
 
 /** The readable text of a message, whatever its kind ('' when it has none). */
-function textOf(message: unknown, depth: number): string {
+export function textOf(message: unknown, depth = 0): string {
 	return isRecord(message) && depth <= 3 ? contentTextOf(unwrap(message), depth) : '';
 }
 

@@ -17,7 +17,7 @@ export const triggerProperties: INodeProperties[] = [
 		options: eventOptions(ALL_EVENTS),
 		default: ['MESSAGES_UPSERT'],
 		description:
-			'Events that start the workflow. Messages Upsert is an incoming (or sent) message. Names marked with a dialect work only with a credential of that dialect.',
+			'Events that start the workflow. Messages Upsert is an incoming (or sent) message. An event\'s description says when only one dialect, or a newer server, sends it.',
 	},
 	{
 		displayName: 'Options',

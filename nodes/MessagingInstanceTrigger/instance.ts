@@ -40,10 +40,15 @@ export const instanceSubtitle =
 
 /**
  * The instance's name, trimmed, from text (version 1) or a picker value (version 2); '' when
- * there is none. The one place the trigger reads this parameter.
+ * there is none. The one place the trigger reads this parameter (a delivery reads it through
+ * deliverySettings.ts, which keeps it while the workflow is active).
  */
 export function instanceNameOf(ctx: IHookFunctions | IWebhookFunctions): string {
-	const saved: unknown = ctx.getNodeParameter('instance', '');
+	return instanceNameFrom(ctx.getNodeParameter('instance', ''));
+}
+
+/** The instance's name from the parameter's value (text, or a picker value). */
+export function instanceNameFrom(saved: unknown): string {
 	const value =
 		typeof saved === 'object' && saved !== null && !Array.isArray(saved) ? (saved as { value?: unknown }).value : saved;
 	return typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';

@@ -7,6 +7,7 @@ import { readWebhook, ROUTES } from '../shared/routes';
 import { apiRequest, openConnection, type Connection } from '../shared/transport';
 import { readOptions } from './description';
 import { instanceNameOf } from './instance';
+import { forgetSettings } from './deliverySettings';
 import { deriveSecret, secretScopeOf } from './secret';
 import { secretInUrl, SECRET_HEADER, withoutSecret, withScope, withSecret } from './secretUrl';
 import { kept, staticDataOf, withDerivedSecret, type Registration, type TriggerStaticData } from './state';
@@ -236,7 +237,13 @@ export async function webhookExists(ctx: IHookFunctions): Promise<boolean> {
 	return true;
 }
 
+/** What deliveries kept of this node's settings is read again after (de)activation. */
+function forgetDeliverySettings(ctx: IHookFunctions): void {
+	forgetSettings(String(ctx.getWorkflow().id ?? ''), ctx.getNode().id);
+}
+
 export async function createWebhook(ctx: IHookFunctions): Promise<boolean> {
+	forgetDeliverySettings(ctx);
 	const settings = await readSettings(ctx);
 	const data = staticDataOf(ctx);
 	const url = currentUrl(ctx);
@@ -311,6 +318,7 @@ async function deleteProduction(ctx: IHookFunctions, data: TriggerStaticData): P
 }
 
 export async function deleteWebhook(ctx: IHookFunctions): Promise<boolean> {
+	forgetDeliverySettings(ctx);
 	const data = staticDataOf(ctx);
 	const url = currentUrl(ctx);
 	if (data.test && data.test.url === url) {

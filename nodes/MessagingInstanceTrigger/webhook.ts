@@ -2,25 +2,32 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryData, IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { isRegistration } from '../shared/chatReply';
-import { redactError, secretsOfUrl } from '../shared/redact';
-import { CREDENTIAL_TYPE } from '../shared/transport';
+import { redactError } from '../shared/redact';
 import { firstSighting, forget } from './dedupe';
 import { parseDelivery, type Delivery, type DeliveryEvent } from './delivery';
-import { readOptions, type TriggerOptions } from './description';
+import type { TriggerOptions } from './description';
+import { deliverySettings } from './deliverySettings';
 import { instanceNameOf } from './instance';
 import { itemOf } from './items';
 import { staticDataOf } from './state';
-import { deriveSecret, sameSecret, secretScopeOf, type SecretScope } from './secret';
+import { sameSecret } from './secret';
 import { SECRET_HEADER, SECRET_PARAM } from './secretUrl';
 import { register, release, replyBody, resume, waitFor } from './waits';
 
 /**
  * One delivery from the server: authorised (secret first), parsed once (delivery.ts),
  * filtered (instance, event, own messages, groups, repeats) and emitted, one item per event.
- * Anything that is not emitted is answered right here, so no workflow starts for it.
+ *
+ * Who answers: a delivery that starts the workflow is answered by n8n, after it recorded the
+ * execution (or, in queue mode, queued it): the webhook is `onReceived` and the node never
+ * writes to the response on that path, so a 2xx means "recorded", and an n8n that stops
+ * before that answers nothing and the server delivers again. The body is `webhookResponse`
+ * (the description's `responseData` is '', which makes n8n use it): `{"received":true}`,
+ * never the message. A delivery that starts nothing is answered with `webhookResponse` too
+ * (n8n answers it at once); only the refusals (401, 400, 409, 503) write their own status.
  */
 
-/** The small JSON answer to a delivery that started the workflow. */
+/** The small JSON answer to a delivery that started the workflow (n8n sends it once the execution is recorded). */
 export const ACCEPTED = { received: true };
 
 function firstValue(value: unknown): unknown {
@@ -35,26 +42,6 @@ function respond(ctx: IWebhookFunctions, status: number, message: string): IWebh
 /** Acknowledged (200) so the server does not retry, and dropped: no workflow runs. */
 function drop(reason: string): IWebhookResponseData {
 	return { webhookResponse: { received: true, ignored: reason } };
-}
-
-/**
- * The secrets a delivery may carry to be let in (the derived one, and one an earlier version
- * stored), and every secret to hide from what the trigger emits (those, the API key, the
- * Base URL's password).
- */
-async function deliverySecrets(
-	ctx: IWebhookFunctions,
-	scope: SecretScope,
-): Promise<{ accepted: string[]; hidden: string[] }> {
-	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
-	const baseUrlSecrets = typeof credentials.baseUrl === 'string' ? secretsOfUrl(credentials.baseUrl) : [];
-	const derived = deriveSecret(apiKey, scope);
-	// A node registered by an earlier version kept a random secret in the static data; it
-	// stays valid until the next activation registers the derived one (and removes it).
-	const legacy = staticDataOf(ctx).secret;
-	const accepted = [derived, legacy].filter((secret): secret is string => typeof secret === 'string' && secret !== '');
-	return { accepted, hidden: [...accepted, ...(apiKey ? [apiKey] : []), ...baseUrlSecrets] };
 }
 
 /** Whether the delivery carries this node's secret: in the URL, or in our header. */
@@ -80,23 +67,21 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	// n8n copies the node on every getNode(): once per delivery is enough.
 	const node = ctx.getNode();
 	const workflowId = ctx.getWorkflow().id ?? '';
-	const secrets = await deliverySecrets(ctx, secretScopeOf({ id: workflowId }, node));
-	if (!authorised(ctx, secrets.accepted)) return respond(ctx, 401, 'Unauthorized');
+	let settings = await deliverySettings(ctx, node, workflowId);
+	// Refused by settings kept from an earlier delivery: read them again (the key may have changed).
+	if (!authorised(ctx, settings.accepted) && !settings.fresh) settings = await deliverySettings(ctx, node, workflowId, true);
+	if (!authorised(ctx, settings.accepted)) return respond(ctx, 401, 'Unauthorized');
 
 	const body = ctx.getBodyData();
 	if (isRegistration(body)) return registerWait(ctx, body);
 
-	const parsed = parseDelivery(body, secrets.hidden);
+	const parsed = parseDelivery(body, settings.hidden);
 	if (!parsed.ok) return respond(ctx, 400, parsed.reason);
 	const delivery = parsed.delivery;
 
-	const instance = instanceNameOf(ctx);
-	if (delivery.instance !== instance) return drop('another instance');
-
-	const events = ctx.getNodeParameter('events', []) as string[];
-	if (!events.includes(delivery.eventName)) return drop('event not chosen');
-
-	const options = readOptions(ctx.getNodeParameter('options', {}));
+	if (delivery.instance !== settings.instance) return drop('another instance');
+	if (!settings.events.includes(delivery.eventName)) return drop('event not chosen');
+	const options = settings.options;
 	const scope = `${workflowId}|${node.id}|${ctx.getMode()}`;
 	const emitted: DeliveryEvent[] = [];
 	const reasons = new Set<string>();
@@ -127,16 +112,11 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 		}
 	} catch (error) {
 		for (const event of emitted) forget(scope, event.dedupeKey);
-		throw new NodeOperationError(node, redactError(error as Error, secrets.hidden));
+		throw new NodeOperationError(node, redactError(error as Error, settings.hidden));
 	}
-	if (items.length === 0) {
-		ctx.getResponseObject().status(200).json({ ...ACCEPTED, resumed: answered });
-		return { noWebhookResponse: true };
-	}
-	// Answered by the node: left to n8n, an `onReceived` webhook answers with the text
-	// "firstEntryJson" (the description's default response data).
-	ctx.getResponseObject().status(200).json(ACCEPTED);
-	return { noWebhookResponse: true, workflowData: [items] };
+	if (items.length === 0) return { webhookResponse: { ...ACCEPTED, resumed: answered } };
+	// n8n answers this one itself, after WorkflowRunner.run recorded the execution.
+	return { webhookResponse: ACCEPTED, workflowData: [items] };
 }
 
 /**

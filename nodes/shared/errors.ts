@@ -351,6 +351,14 @@ export function inputError(
 }
 
 /**
+ * An item's error about the operation itself (not one of its fields): said as the user reads
+ * the node, e.g. "Group → Update Member Add Mode needs Evolution API 2.4 or newer; …".
+ */
+export function operationError(node: INode, itemIndex: number, problem: string, hint?: string): NodeOperationError {
+	return forAgent(node, new NodeOperationError(node, `${problem} [item ${itemIndex}]`, { itemIndex, description: hint }));
+}
+
+/**
  * As an AI agent's tool (the generated `…Tool` node type) the hint goes into the message too:
  * n8n 2.x hands the agent the error's message only, and the hint is what the model needs to
  * call again or to tell the user what to fix. Set after construction, because NodeApiError

@@ -21,14 +21,46 @@ export function eventLabel(event: string): string {
 		.join(' ');
 }
 
-/** Picker entries for event names, saying which dialect knows a name that only one does. */
+/**
+ * What people start with, first in the pickers, with what each means; every other event
+ * follows in alphabetical order of its label.
+ */
+const STARTERS: ReadonlyArray<[string, string]> = [
+	['MESSAGES_UPSERT', 'A message arrived (or this instance sent one)'],
+	['MESSAGES_UPDATE', 'A message changed status: delivered, read, played'],
+	['MESSAGES_EDITED', 'A message was edited'],
+	['MESSAGES_DELETE', 'A message was deleted'],
+	['SEND_MESSAGE', 'This instance sent a message'],
+	['CONNECTION_UPDATE', 'The instance connected, is connecting or was disconnected'],
+	['QRCODE_UPDATED', 'A new QR code to scan for connecting the instance'],
+	['PRESENCE_UPDATE', 'A contact is online, typing or recording'],
+	['CALL', 'A call came in'],
+];
+const STARTER_RANK = new Map(STARTERS.map(([event], rank) => [event, rank]));
+const MEANING = new Map(STARTERS);
+
+/** When only one dialect, or a newer server, sends an event: said in its description, never in its name. */
+function availability(event: string): string {
+	const since = V2_EVENTS_SINCE[event];
+	if (since) return `Sent by v2 servers ${since.replace(/\.0$/, '')} or newer only.`;
+	const inDocumented = documented.events.has(event);
+	const inV2 = v2.events.has(event);
+	if (inDocumented && !inV2) return 'Sent by servers of the documented dialect only (v2 servers do not know it).';
+	if (!inDocumented && inV2) return 'Sent by v2 servers only (not in the documented dialect).';
+	return '';
+}
+
+/**
+ * Picker entries for event names: the label is the event's name alone; what it means and
+ * which servers send it are its description. What people start with comes first.
+ */
 export function eventOptions(events: readonly string[]): INodePropertyOptions[] {
-	return events.map((event) => {
-		const inDocumented = documented.events.has(event);
-		const inV2 = v2.events.has(event);
-		const since = V2_EVENTS_SINCE[event];
-		const only = since ? ` (${since.replace(/\.0$/, '')} or newer)` : inDocumented && !inV2 ? ' (documented only)' : !inDocumented && inV2 ? ' (v2 only)' : '';
-		return { name: `${eventLabel(event)}${only}`, value: event, description: `${event}${only}` };
+	const rank = (event: string) => STARTER_RANK.get(event) ?? STARTERS.length;
+	const ordered = [...events].sort((a, b) => rank(a) - rank(b) || eventLabel(a).localeCompare(eventLabel(b), 'en'));
+	return ordered.map((event) => {
+		const meaning = MEANING.get(event);
+		const description = [`${event}.`, meaning ? `${meaning}.` : '', availability(event)].filter(Boolean).join(' ');
+		return { name: eventLabel(event), value: event, description };
 	});
 }
 

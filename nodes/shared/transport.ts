@@ -69,7 +69,7 @@ export interface ApiRequest {
 }
 
 /** The execution's own cancel signal, where the context has one (an execution stopped by the user). */
-function cancelSignalOf(ctx: RequestContext): AbortSignal | undefined {
+export function cancelSignalOf(ctx: RequestContext): AbortSignal | undefined {
 	const context = ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined };
 	return typeof context.getExecutionCancelSignal === 'function' ? context.getExecutionCancelSignal() : undefined;
 }
@@ -187,7 +187,8 @@ async function readJsonAnswer(response: IN8nHttpFullResponse): Promise<Streamed>
 	}
 	// A bare text, number or switch is no answer of the interface (an HTML error page's proxy says "OK").
 	if (value !== null && typeof value !== 'object') return { read: false, contentType };
-	return { read: true, value: value === null ? undefined : value };
+	// `null` is an answer ("nothing saved"); an empty body is none (a controller that returned nothing).
+	return { read: true, value };
 }
 
 function answerTooLargeError(ctx: RequestContext, itemIndex: number, status: number): NodeApiError {

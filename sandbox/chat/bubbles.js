@@ -1,8 +1,11 @@
 // @ts-check
 // How a chat entry is drawn: one bubble per entry in #messages, each message kind the way a phone
-// shows it (lists, buttons, locations, status posts, media, contacts, polls), links that open
-// in a new tab, numbered choices and poll options as buttons that answer as the contact, and
-// the notices (presence, reactions, edits, reads, deletes) that also mark the bubble they name.
+// shows it (lists, buttons, locations, status posts, media, contacts, polls), text formatted as
+// WhatsApp formats it with links that open in a new tab (format.js), and the notices (presence,
+// reactions, edits, reads, deletes) that also mark the bubble they name. What WhatsApp lets a
+// person tap is tappable here too, and answers as the contact: a message's reply buttons, a
+// list's rows, a poll's options. A plain text is never tappable, numbered choices or not: the
+// person types the answer, as on the phone.
 
 var $ = function (id) { return document.getElementById(id); };
 function el(tag, cls, text) {
@@ -22,13 +25,13 @@ function target(id) { return id ? box.querySelector('.bubble[data-message-id="' 
 function textOf(node) { var c = node && node.querySelector('.content'); return c ? c.getAttribute('data-text') || c.textContent : ''; }
 function line(parent, cls, text) { if (str(text) !== '') parent.appendChild(el('div', cls, text)); }
 
-function renderList(body, b) {
+function renderList(body, b, entry) {
   line(body, 'title', b.title);
   line(body, '', b.description);
   (b.sections || b.values || []).forEach(function (s) {
     line(body, 'section', s.title);
     (s.rows || []).forEach(function (r) {
-      var row = el('div', 'row', r.title);
+      var row = canAnswer(entry) ? choiceButton(str(r.title), entry, 'row reply-choice') : el('div', 'row', r.title);
       if (r.description) row.appendChild(el('small', '', r.description));
       body.appendChild(row);
     });
@@ -39,7 +42,7 @@ function renderList(body, b) {
   return choices;
 }
 
-function renderButtons(body, b) {
+function renderButtons(body, b, entry) {
   line(body, 'title', b.title);
   line(body, '', b.description);
   line(body, 'footer', b.footer);
@@ -48,7 +51,8 @@ function renderButtons(body, b) {
     var label = x.displayText || x.title || x.url || x.phoneNumber || x.copyCode || x.type;
     if (x.type === 'url') label = '↗ ' + label;
     if (x.type === 'call') label = '✆ ' + label;
-    choices.appendChild(el('div', 'choice', label));
+    var reply = (x.type === undefined || x.type === 'reply') && canAnswer(entry);
+    choices.appendChild(reply ? choiceButton(str(label), entry, 'choice reply-choice') : el('div', 'choice', label));
   });
   return choices;
 }
@@ -99,7 +103,7 @@ function renderMedia(body, entry, b) {
     body.appendChild(file);
   }
   var caption = (stored && stored.caption) || media.caption || (entry.direction === 'out' ? b.caption : b.text);
-  if (caption) { var c = el('div', 'content', caption); body.appendChild(c); }
+  if (caption) { var c = formatted(el('div', 'content'), caption); c.setAttribute('data-text', str(caption)); body.appendChild(c); }
 }
 
 function renderContacts(body, b) {
@@ -123,52 +127,29 @@ function renderPoll(body, b) {
   body.appendChild(list);
 }
 
-// Links in a message open in a new tab (n8n's waiting pages: approve, answer a form).
-var LINK = /https?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)\]]/g;
-/** Fills `node` with `text`, its http(s) addresses as links; the rest stays text. */
-function withLinks(node, text) {
-  var s = str(text), at = 0, m;
-  LINK.lastIndex = 0;
-  while ((m = LINK.exec(s)) !== null) {
-    if (m.index > at) node.appendChild(document.createTextNode(s.slice(at, m.index)));
-    var a = /** @type {HTMLAnchorElement} */ (el('a', 'link', m[0]));
-    a.href = m[0]; a.target = '_blank'; a.rel = 'noopener noreferrer';
-    a.setAttribute('data-testid', 'link');
-    node.appendChild(a);
-    at = m.index + m[0].length;
-  }
-  if (at < s.length) node.appendChild(document.createTextNode(s.slice(at)));
-  return node;
+/** Whether a person could answer this bubble by a tap: something sent to a contact (not a group, not a status). */
+function canAnswer(entry) {
+  return entry.direction === 'out' && !isGroup(entry.chat) && str(entry.chat) !== 'status@broadcast';
 }
 
-/** The choices a text offers as a numbered list ("1. Yes", "2. No", …, from 1 on), or none. */
-function numberedChoices(text) {
-  var choices = [];
-  str(text).split('\n').forEach(function (lineText) {
-    var m = /^\s*(\d{1,2})[.)]\s+(.+?)\s*$/.exec(lineText);
-    if (m && Number(m[1]) === choices.length + 1) choices.push(m[2]);
+/** A button that sends `choice` as the contact the message went to (its conversation), as a person taps it. */
+function choiceButton(choice, entry, cls) {
+  var button = /** @type {HTMLButtonElement} */ (el('button', cls, choice));
+  button.type = 'button';
+  button.setAttribute('data-testid', 'choice');
+  button.title = 'Send "' + choice + '" as this contact';
+  button.addEventListener('click', function () {
+    var contact = phoneOfLid[str(entry.chat)] || str(entry.chat);
+    sendAs(choice, isLid(contact) ? contact : contact.split('@')[0], isLid(contact) ? '' : (lidOfPhone[contact] || ''));
   });
-  return choices.length >= 2 ? choices : [];
+  return button;
 }
 
-/**
- * The choices as buttons under the message: a tap sends the choice as the contact the
- * message went to (its conversation), as a person taps a quick reply or a poll option.
- */
+/** A poll's options as buttons under it. */
 function replyChoices(choices, entry) {
-  if (!choices.length || isGroup(entry.chat) || str(entry.chat) === 'status@broadcast') return null;
+  if (!choices.length || !canAnswer(entry)) return null;
   var row = el('div', 'choices reply-choices');
-  choices.forEach(function (choice) {
-    var button = /** @type {HTMLButtonElement} */ (el('button', 'choice reply-choice', choice));
-    button.type = 'button';
-    button.setAttribute('data-testid', 'choice');
-    button.title = 'Send "' + choice + '" as this contact';
-    button.addEventListener('click', function () {
-      var contact = phoneOfLid[str(entry.chat)] || str(entry.chat);
-      sendAs(choice, isLid(contact) ? contact : contact.split('@')[0], isLid(contact) ? '' : (lidOfPhone[contact] || ''));
-    });
-    row.appendChild(button);
-  });
+  choices.forEach(function (choice) { row.appendChild(choiceButton(choice, entry, 'choice reply-choice')); });
   return row;
 }
 
@@ -196,7 +177,7 @@ function notice(entry, b) {
       var before = e ? textOf(e) : '';
       if (e && e.getAttribute('data-kind') === 'text') {
         var content = e.querySelector('.content');
-        content.textContent = str(b.text); content.setAttribute('data-text', str(b.text));
+        formatted(content, b.text); content.setAttribute('data-text', str(b.text));
         var meta = e.querySelector('.meta');
         if (meta && !meta.querySelector('.edited')) meta.insertBefore(el('span', 'edited', 'edited'), meta.firstChild);
       }
@@ -249,13 +230,13 @@ function render(entry) {
   var body = el('div', 'body');
   var extra = null;
   switch (entry.kind) {
-    case 'list': extra = renderList(body, b); break;
-    case 'buttons': extra = renderButtons(body, b); break;
+    case 'list': extra = renderList(body, b, entry); break;
+    case 'buttons': extra = renderButtons(body, b, entry); break;
     case 'location': renderLocation(body, b); break;
     case 'status': renderStatus(body, b); break;
     case 'image': case 'audio': case 'video': case 'document': case 'sticker': renderMedia(body, entry, b); break;
     case 'contact': renderContacts(body, b); break;
-    case 'poll': renderPoll(body, b); if (entry.direction === 'out') extra = replyChoices((b.values || []).map(str), entry); break;
+    case 'poll': renderPoll(body, b); extra = replyChoices((b.values || []).map(str), entry); break;
     case 'text': {
       var q = b.quoted;
       if (q && q.key) {
@@ -265,9 +246,8 @@ function render(entry) {
         body.appendChild(el('div', 'quote', quoted));
       }
       var text = entry.direction === 'out' ? str(b.text !== undefined ? b.text : entry.text) : entry.text;
-      var c = withLinks(el('div', 'content'), text); c.setAttribute('data-text', text);
+      var c = formatted(el('div', 'content'), text); c.setAttribute('data-text', text);
       body.appendChild(c);
-      if (entry.direction === 'out') extra = replyChoices(numberedChoices(text), entry);
       break;
     }
     default: {

@@ -1,8 +1,8 @@
 // @ts-check
 // Who a chat entry belongs to: a contact's phone JID, its LID, or a group, and how each is named
 // on the page. No DOM here: bubbles.js and page.js ask these when they draw and send.
-// The page's scripts are served as one: chatPage.ts puts contacts.js, bubbles.js and page.js, in
-// that order, into one function, so their top-level names are shared and stay off `window`.
+// The page's scripts are served as one: chatPage.ts puts contacts.js, format.js, bubbles.js and
+// page.js, in that order, into one function, so their top-level names are shared and stay off `window`.
 
 function str(v) { return v === undefined || v === null ? '' : String(v); }
 function chatLabel(jid) {

@@ -1,6 +1,7 @@
 // @ts-check
 // The page's live side: the chat log's stream (SSE) into bubbles, the composer that sends as the
-// contact, the instance picker with its no-webhook banner, and the startup. Runs last of the
+// contact (a text, or a photo, voice note or document from the attach menu), the instance picker
+// with its no-webhook banner, and the startup. Runs last of the
 // page's scripts (see contacts.js), so the DOM helpers and renderers it calls are all defined.
 
 /** A form field of the page: #instance (select), #message (textarea), #from, #lid and #pushName (inputs); all have `value`. */
@@ -50,33 +51,91 @@ function markDelivery(node, result) {
 
 function autosize() { var t = field('message'); t.style.height = '42px'; if (t.value) t.style.height = Math.min(t.scrollHeight + 2, 160) + 'px'; }
 
-function send() {
-  var text = field('message').value;
+/** The contact the composer sends as, checked: { from, lid }, or null (and the field to mend has the focus). */
+function contact() {
   var from = field('from').value.trim();
   var lid = field('lid').value.trim();
-  if (!text.trim()) return;
-  if (!from) { $('from').focus(); return; }
-  if (lid && !isLid(lidJidOf(lid))) { setStatus('a LID ends in @lid (or give its digits)', 'down'); $('lid').focus(); return; }
-  if (lid && isLid(jidOf(from))) { setStatus('From is already a LID: give the phone number in From, or leave LID empty', 'down'); $('lid').focus(); return; }
+  if (!from) { $('from').focus(); return null; }
+  if (lid && !isLid(lidJidOf(lid))) { setStatus('a LID ends in @lid (or give its digits)', 'down'); $('lid').focus(); return null; }
+  if (lid && isLid(jidOf(from))) { setStatus('From is already a LID: give the phone number in From, or leave LID empty', 'down'); $('lid').focus(); return null; }
   if (lid) learn(from, lid);
+  return { from: from, lid: lid };
+}
+
+function send() {
+  var text = field('message').value;
+  if (!text.trim()) return;
+  var who = contact();
+  if (!who) return;
   field('message').value = '';
   autosize();
-  sendAs(text, from, lid);
+  sendAs(text, who.from, who.lid);
 }
 
 /** Sends `text` as the contact `from` (with its LID, if known by one) to the instance's webhook. */
-function sendAs(text, from, lid) {
+function sendAs(text, from, lid) { deliver({ text: text }, from, lid); }
+
+/**
+ * Sends a message as the contact, as the sandbox's POST /_sandbox/messages takes it (`text`, or
+ * `media`: what `cli.ts send --image/--file` sends): the sandbox delivers MESSAGES_UPSERT as the
+ * server would, and its bubble arrives over the stream, marked delivered or not.
+ */
+function deliver(content, from, lid) {
   var id = '3A' + Array.from(crypto.getRandomValues(new Uint8Array(9))).map(function (x) { return ('0' + x.toString(16)).slice(-2); }).join('').toUpperCase();
   var shown = null, result = null;
   pending[id] = function (node) { shown = node; if (result) markDelivery(node, result); };
+  var message = { instance: field('instance').value, from: from, pushName: field('pushName').value || undefined, id: id, lid: lid ? lidJidOf(lid) : undefined };
   fetch('/_sandbox/messages', {
     method: 'POST', headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ instance: field('instance').value, from: from, text: text, pushName: field('pushName').value || undefined, id: id, lid: lid ? lidJidOf(lid) : undefined })
+    body: JSON.stringify(Object.assign(message, content))
   }).then(function (r) { return r.json(); }).then(function (r) {
     if (r.error) { setStatus('send failed: ' + r.error, 'down'); return; }
     result = r; if (shown) markDelivery(shown, r);
     refresh();
   }).catch(function (e) { setStatus('send failed: ' + e.message, 'down'); });
+}
+
+// The attach menu: what each entry sends, and the file picker it opens.
+var ATTACH = {
+  photo: { kind: 'image', input: 'file-photo', caption: true },
+  voice: { kind: 'audio', input: 'file-voice', caption: false },
+  document: { kind: 'document', input: 'file-document', caption: true }
+};
+/** The sandbox takes a request of 50 MB at most; a file's base64 is a third larger. */
+var MAX_ATTACH_BYTES = 30 * 1024 * 1024;
+var TYPE_OF = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', mp3: 'audio/mpeg', m4a: 'audio/mp4', wav: 'audio/wav', pdf: 'application/pdf', txt: 'text/plain' };
+
+/** The MIME type a file goes with: a voice note's Ogg/Opus as the phone records it, else the browser's or its extension's. */
+function mimetypeOf(file, kind) {
+  var ext = (/\.([a-z0-9]+)$/i.exec(file.name) || ['', ''])[1].toLowerCase();
+  if (kind === 'audio' && (ext === 'ogg' || ext === 'opus' || /^audio\/(ogg|opus)/.test(file.type))) return 'audio/ogg; codecs=opus';
+  return file.type || TYPE_OF[ext] || (kind === 'image' ? 'image/jpeg' : 'application/octet-stream');
+}
+
+function openAttachMenu(open) {
+  $('attach-menu').hidden = !open;
+  $('attach').setAttribute('aria-expanded', open ? 'true' : 'false');
+}
+
+/** Sends the file picked for an attach entry as the contact; a photo's or document's caption is the composer's text. */
+function attach(what, file) {
+  var how = ATTACH[what];
+  if (!file) return;
+  if (file.size === 0) { setStatus('send failed: ' + file.name + ' is empty', 'down'); return; }
+  if (file.size > MAX_ATTACH_BYTES) { setStatus('send failed: ' + file.name + ' is larger than 30 MB, more than the sandbox takes', 'down'); return; }
+  var who = contact();
+  if (!who) return;
+  var reader = new FileReader();
+  reader.onerror = function () { setStatus('send failed: could not read ' + file.name, 'down'); };
+  reader.onload = function () {
+    var url = String(reader.result);
+    var media = { kind: how.kind, mimetype: mimetypeOf(file, how.kind), base64: url.slice(url.indexOf(',') + 1) };
+    if (how.kind === 'document') media.fileName = file.name;
+    var caption = field('message').value;
+    if (how.caption && caption.trim()) { media.caption = caption; field('message').value = ''; autosize(); }
+    deliver({ media: media }, who.from, who.lid);
+  };
+  reader.readAsDataURL(file);
 }
 
 var instances = {};
@@ -117,6 +176,14 @@ function who() {
 }
 
 $('send').addEventListener('click', send);
+$('attach').addEventListener('click', function () { openAttachMenu($('attach-menu').hidden); });
+document.addEventListener('click', function (e) { if (!$('attach').parentElement.contains(/** @type {Node} */ (e.target))) openAttachMenu(false); });
+document.addEventListener('keydown', function (e) { if (e.key === 'Escape' && !$('attach-menu').hidden) { openAttachMenu(false); $('attach').focus(); } });
+Object.keys(ATTACH).forEach(function (what) {
+  var input = field(ATTACH[what].input);
+  document.querySelector('[data-attach="' + what + '"]').addEventListener('click', function () { openAttachMenu(false); input.click(); });
+  input.addEventListener('change', function () { attach(what, input.files && input.files[0]); input.value = ''; });
+});
 $('message').addEventListener('keydown', function (e) { if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); send(); } });
 $('message').addEventListener('input', autosize);
 $('from').addEventListener('input', who);

@@ -272,10 +272,21 @@ function platformRoutes(p: Platform): RouteDef[] {
 	];
 }
 
+/** Whether the Typebot server at this address cannot be reached: a host under `.invalid` (RFC 2606), or no address at all. */
+function typebotUnreachable(url: string): boolean {
+	try {
+		return new URL(url).hostname.endsWith('.invalid');
+	} catch {
+		return true;
+	}
+}
+
 /** Typebot's `start`: a flow started in a chat now; without saved settings the controller fails reading them. */
 function startTypebot(ctx: RouteContext): Reply {
 	const body = ctx.body as { remoteJid: string; url: string; typebot: string; startSession?: boolean; variables?: Array<{ name: string; value: string }> };
 	const typebot = PLATFORMS.find((p) => p.kind === 'typebot') as Platform;
+	// Status is never started: the controller returns nothing, an empty 200.
+	if (body.remoteJid === 'status@broadcast') return { status: 200 };
 	const state = stateOf(ctx.inst);
 	const settings = state.settings.typebot;
 	if (!settings) return failed('Cannot read properties of null (reading \'expire\')');
@@ -284,6 +295,9 @@ function startTypebot(ctx: RouteContext): Reply {
 	}
 	const prefilledVariables: Record<string, string> = {};
 	for (const variable of body.variables ?? []) prefilledVariables[variable.name] = variable.value;
+	// The controller returns nothing (an empty 200) when its call to the Typebot server fails:
+	// the sandbox's Typebot servers are every host but those under `.invalid`.
+	if (!body.startSession && typebotUnreachable(body.url)) return { status: 200 };
 	if (body.startSession) {
 		const bots = botsOf(ctx.inst, 'typebot');
 		let bot = bots.find((entry) => entry.url === body.url && entry.typebot === body.typebot);

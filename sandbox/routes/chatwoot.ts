@@ -34,6 +34,25 @@ const chatwootSchema: Schema = {
 	when: [notEmpty('enabled', 'accountId', 'token', 'url', 'signMsg', 'reopenConversation', 'conversationPending')],
 };
 
+/** The fields the service's `setChatwoot` writes; a field the body leaves out is undefined there. */
+const STORED = [
+	'enabled', 'accountId', 'token', 'url', 'nameInbox', 'signMsg', 'number', 'reopenConversation', 'conversationPending', 'mergeBrazilContacts',
+	'importContacts', 'importMessages', 'daysLimitImportMessages', 'organization', 'logo', 'ignoreJids',
+];
+
+/**
+ * `setChatwoot` (channel.service.ts): a new row takes the body; an existing one is updated
+ * through Prisma, which leaves a field it gets as undefined unchanged. The delimiter is
+ * `signMsg ? signDelimiter : null`.
+ */
+function upsert(existing: Record<string, unknown> | undefined, data: Record<string, unknown>): Record<string, unknown> {
+	const row: Record<string, unknown> = { ...existing };
+	for (const key of STORED) if (data[key] !== undefined || !existing) row[key] = data[key];
+	const delimiter = data.signMsg ? data.signDelimiter : null;
+	if (delimiter !== undefined || !existing) row.signDelimiter = delimiter;
+	return row;
+}
+
 export const chatwootRoutes: RouteDef[] = [
 	{
 		method: 'POST',
@@ -51,7 +70,8 @@ export const chatwootRoutes: RouteDef[] = [
 			const data: Record<string, unknown> = { ...ctx.body };
 			if (data.enabled && data.signMsg === false) data.signDelimiter = null;
 			if (!data.nameInbox) data.nameInbox = ctx.inst.name;
-			chatwoots.set(ctx.inst, data);
+			chatwoots.set(ctx.inst, upsert(chatwoots.get(ctx.inst), data));
+			// the controller answers what it was sent, not the stored row
 			return { status: 201, body: { ...data, webhook_url: webhookUrl(ctx.inst) } };
 		},
 	},

@@ -110,11 +110,13 @@ export const eventRoutes: RouteDef[] = KINDS.flatMap((kind): RouteDef[] => [
 		path: { v2: `/${kind}/set/{instance}` },
 		schema: { v2: kind === 'pusher' ? pusherSchema : eventSchema },
 		check: olderEvents(kind),
-		reply: set(kind),
+		// switched off in the environment, the controller returns nothing: an empty 201, nothing saved
+		reply: (ctx) => (ctx.server.switchedOff(kind) ? { status: 201 } : set(kind)(ctx)),
 	},
 	{
 		method: 'GET',
 		path: { v2: `/${kind}/find/{instance}` },
-		reply: (ctx) => ({ status: 200, body: ctx.inst.eventBuses?.[kind] ?? null }),
+		// nothing saved: null; switched off in the environment: an empty body (event.controller.ts `get`)
+		reply: (ctx) => (ctx.server.switchedOff(kind) ? { status: 200 } : { status: 200, body: ctx.inst.eventBuses?.[kind] ?? null }),
 	},
 ]);

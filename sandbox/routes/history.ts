@@ -80,6 +80,7 @@ export const historyRoutes: RouteDef[] = [
 				remoteJid: where.key?.remoteJid,
 				remoteJidAlt: where.key?.remoteJidAlt,
 				remoteJidAlone: !atLeast(ctx.version, '2.3.7'),
+				participant: where.key?.participant,
 				// The real server filters on fromMe only when it is true.
 				fromMe: where.key?.fromMe === true,
 				messageType: where.messageType,

@@ -109,7 +109,8 @@ function setWebhook({ inst, body, v2 }: RouteContext): Reply {
 	const stored: StoredWebhook = {
 		id: inst.webhook?.id ?? 'wh' + randomBytes(11).toString('hex'),
 		url: w.url,
-		headers: v2 && isObject(w.headers) ? { ...(w.headers as Record<string, string>) } : {},
+		// the controller's upsert writes `headers: data.webhook?.headers`: left out, Prisma keeps the stored ones
+		headers: v2 && isObject(w.headers) ? { ...(w.headers as Record<string, string>) } : v2 ? { ...(inst.webhook?.headers ?? {}) } : {},
 		enabled: w.enabled,
 		events: Array.isArray(w.events) ? [...w.events] : [],
 		webhookByEvents: (v2 ? w.byEvents : w.webhookByEvents) ?? false,

@@ -139,31 +139,43 @@ export async function ensureN8n(version = DEFAULT_N8N_VERSION): Promise<N8nRunti
 		fs.writeFileSync(path.join(rt.dir, '.npmrc'), 'fund=false\naudit=false\nupdate-notifier=false\n');
 
 		const started = Date.now();
-		log(
-			`installing n8n@${version} and Node ${nodeVersionFor(version)} into ${rt.dir}` +
-				' (first run only: ~3 GB, 3-10 minutes: 2-6 to download, 1-4 to compile sqlite3, longer on a busy machine)',
-		);
 		const env = runtimeEnv(rt);
+		const seed = process.env.N8N_RUNTIME_NO_SEED === '1' ? undefined : seedFor(version);
+		if (seed) {
+			log(`installing n8n@${version} into ${rt.dir} from the complete n8n@${seed.version} install: the packages both have are hard-linked, npm writes only the others`);
+			const { kept, removed } = await seedFrom(seed.dir, rt.dir, env);
+			log(`${kept} packages of n8n@${seed.version} kept (hard links), ${removed} to install, after ${Math.round((Date.now() - started) / 1000)}s`);
+		} else {
+			log(
+				`installing n8n@${version} and Node ${nodeVersionFor(version)} into ${rt.dir}` +
+					' (first run only: ~3 GB, 3-10 minutes: 2-6 to download, 1-4 to compile sqlite3, longer on a busy machine)',
+			);
+		}
 		await run(
 			systemNpm(),
-			['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', '--no-progress'],
+			['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', '--no-progress', ...(seed ? ['--prefer-offline'] : [])],
 			{
 				cwd: rt.dir,
 				env,
 				label: 'npm install',
-				heartbeat: () => installProgress(rt.dir),
+				heartbeat: () => (seed ? '(downloading and writing the packages that differ)' : installProgress(rt.dir)),
 			},
 		);
-		log(`npm install done in ${Math.round((Date.now() - started) / 1000)}s; compiling native sqlite3 (1-4 minutes; a progress line every 15 s)`);
-		const rebuildArgs = ['rebuild', 'sqlite3', '--foreground-scripts', '--loglevel=warn'];
-		rebuildArgs.push(`--nodedir=${path.join(rt.dir, 'node_modules', nodePackageName())}`);
-		await run(systemNpm(), rebuildArgs, {
-			cwd: rt.dir,
-			env,
-			label: 'npm rebuild',
-			quiet: true,
-			heartbeat: () => '(compiling sqlite3)',
-		});
+		if (sqliteLoads(rt, env)) {
+			// A seeded install whose sqlite3 (same version, same Node) kept its compiled module.
+			log(`npm install done in ${Math.round((Date.now() - started) / 1000)}s; sqlite3 already compiled for this Node (kept from the seed)`);
+		} else {
+			log(`npm install done in ${Math.round((Date.now() - started) / 1000)}s; compiling native sqlite3 (1-4 minutes; a progress line every 15 s)`);
+			const rebuildArgs = ['rebuild', 'sqlite3', '--foreground-scripts', '--loglevel=warn'];
+			rebuildArgs.push(`--nodedir=${path.join(rt.dir, 'node_modules', nodePackageName())}`);
+			await run(systemNpm(), rebuildArgs, {
+				cwd: rt.dir,
+				env,
+				label: 'npm rebuild',
+				quiet: true,
+				heartbeat: () => '(compiling sqlite3)',
+			});
+		}
 		// Smoke test: the binary runs and sqlite3 loads under the runtime's node.
 		const check = spawnSync(rt.nodeBin, ['-e', "require('sqlite3'); console.log(process.version)"], {
 			cwd: rt.dir,
@@ -175,7 +187,7 @@ export async function ensureN8n(version = DEFAULT_N8N_VERSION): Promise<N8nRunti
 		fs.writeFileSync(
 			path.join(rt.dir, MARKER),
 			JSON.stringify(
-				{ n8n: n8nPkg.version, node: check.stdout.trim(), seconds: Math.round((Date.now() - started) / 1000), at: new Date().toISOString() },
+				{ n8n: n8nPkg.version, node: check.stdout.trim(), seconds: Math.round((Date.now() - started) / 1000), at: new Date().toISOString(), seededFrom: seed?.version },
 				null,
 				2,
 			) + '\n',
@@ -185,6 +197,73 @@ export async function ensureN8n(version = DEFAULT_N8N_VERSION): Promise<N8nRunti
 	} finally {
 		fs.rmSync(lockDir, { recursive: true, force: true });
 	}
+}
+
+/**
+ * A complete install to start from: another n8n version of the same major, on the same Node.
+ * Two n8n versions share most of their ~2,000 packages (about 3 GB), so npm, started on a copy
+ * of one, downloads and writes only the packages that differ.
+ */
+function seedFor(version: string): { version: string; dir: string } | undefined {
+	let names: string[] = [];
+	try {
+		names = fs.readdirSync(RUNTIME_ROOT);
+	} catch {
+		return undefined;
+	}
+	const candidates = names.filter(
+		(other) => other !== version && /^\d+\.\d+\.\d+$/.test(other) && majorOf(other) === majorOf(version) && nodeVersionFor(other) === nodeVersionFor(version) && isInstalled(other),
+	);
+	// The nearest version first (the fewest packages to change).
+	const distance = (other: string) => Math.abs(Number(other.split('.')[1]) - Number(version.split('.')[1]));
+	const best = candidates.sort((a, b) => distance(a) - distance(b))[0];
+	return best ? { version: best, dir: runtimeDir(best) } : undefined;
+}
+
+/**
+ * Prepares `dir` from a complete install: npm resolves the new version's tree into a lockfile
+ * first (metadata only, as a fresh install does, nothing written to node_modules); then the
+ * seed's node_modules is copied as hard links (no file content copied: both installs share the
+ * inodes of the packages they have in common), and every package whose resolved version or
+ * integrity differs in the new lockfile, or that it no longer has, is removed from the copy.
+ * The `npm install` that follows finds the tree complete but for those, and downloads and
+ * writes only them. Safe for the seed because npm never writes into an installed package's
+ * files (a package is extracted into a new folder), and the one file npm rewrites in place,
+ * node_modules/.package-lock.json, is removed from the copy.
+ */
+async function seedFrom(seedDir: string, dir: string, env: NodeJS.ProcessEnv): Promise<{ kept: number; removed: number }> {
+	// --prefer-offline: the seed's install left every package document it read in npm's cache
+	// minutes or days ago; asking the registry again whether each of ~2,000 changed is most of
+	// the time a resolution takes (missing documents are still fetched).
+	await run(systemNpm(), ['install', '--package-lock-only', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', '--no-progress'], {
+		cwd: dir,
+		env,
+		label: 'npm install --package-lock-only',
+		heartbeat: () => '(resolving the new version\'s dependencies)',
+	});
+	await run('cp', ['-al', path.join(seedDir, 'node_modules'), path.join(dir, 'node_modules')], { label: 'cp -al', quiet: true });
+	fs.rmSync(path.join(dir, 'node_modules', '.package-lock.json'), { force: true });
+	type Locked = Record<string, { version?: string; resolved?: string; integrity?: string }>;
+	const packagesOf = (lockDir: string): Locked => (JSON.parse(fs.readFileSync(path.join(lockDir, 'package-lock.json'), 'utf8')) as { packages: Locked }).packages;
+	const before = packagesOf(seedDir);
+	const after = packagesOf(dir);
+	let kept = 0;
+	let removed = 0;
+	for (const [key, was] of Object.entries(before)) {
+		if (!key.startsWith('node_modules/')) continue;
+		const now = after[key];
+		if (now && now.version === was.version && now.integrity === was.integrity && now.resolved === was.resolved) kept++;
+		else {
+			fs.rmSync(path.join(dir, key), { recursive: true, force: true });
+			removed++;
+		}
+	}
+	return { kept, removed };
+}
+
+/** Whether sqlite3's native module loads under the runtime's Node. */
+function sqliteLoads(rt: N8nRuntime, env: NodeJS.ProcessEnv): boolean {
+	return spawnSync(rt.nodeBin, ['-e', "require('sqlite3')"], { cwd: rt.dir, env, stdio: 'ignore' }).status === 0;
 }
 
 async function acquireLock(lockDir: string): Promise<void> {

@@ -1,8 +1,9 @@
 /**
  * An operation lives in four places besides its own file: the sandbox (its oracle, which
- * never imports from nodes/), the README's operation tables, and the end-to-end tier that
- * runs it in a real n8n. This test holds the registry against the three others and says,
- * per operation, exactly what is missing where.
+ * never imports from nodes/), the operation reference's tables (docs/operations.md, with the
+ * README's summary table of them), and the end-to-end tier that runs it in a real n8n. This
+ * test holds the registry against the three others and says, per operation, exactly what is
+ * missing where.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -46,14 +47,16 @@ function missingSandboxRoutes(operations: readonly Operation[]): string[] {
 	return missing;
 }
 
-/** The operation names of each resource's tables in the README's action node section. */
-function readmeRows(): Map<string, Set<string>> {
-	const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-	const start = readme.indexOf('\n## Messaging Instance (action node)');
-	const end = readme.indexOf('\n## ', start + 1);
+const REFERENCE = 'docs/operations.md';
+
+/** The operation names of each resource's tables in the reference's action node section. */
+function referenceRows(): Map<string, Set<string>> {
+	const reference = readFileSync(join(ROOT, REFERENCE), 'utf8');
+	const start = reference.indexOf('\n## Messaging Instance (action node)');
+	const end = reference.indexOf('\n## ', start + 1);
 	const rows = new Map<string, Set<string>>();
 	let resource: string | undefined;
-	for (const line of readme.slice(start, end).split('\n')) {
+	for (const line of reference.slice(start, end).split('\n')) {
 		const heading = /^### ([^(]+?)\s*(\(.*\))?$/.exec(line);
 		if (heading) resource = RESOURCE_NAMES.get(heading[1]);
 		const row = /^\| ([^|]+?) \|/.exec(line);
@@ -66,11 +69,42 @@ function readmeRows(): Map<string, Set<string>> {
 	return rows;
 }
 
-function missingReadmeRows(operations: readonly Operation[]): string[] {
-	const rows = readmeRows();
+function missingReferenceRows(operations: readonly Operation[]): string[] {
+	const rows = referenceRows();
 	return operations
 		.filter((operation) => !rows.get(operation.resource)?.has(operation.name))
-		.map((operation) => `${nameOf(operation)}: no row "| ${operation.name} |" in the README's tables under its resource's heading`);
+		.map((operation) => `${nameOf(operation)}: no row "| ${operation.name} |" in ${REFERENCE}'s tables under its resource's heading`);
+}
+
+/**
+ * The README's summary table: one row per resource, `| [Resource](docs/operations.md#…) (v2) | Name, Name (v2), … |`,
+ * "(v2)" on the resource when all of its operations need a v2 server, else on each one that does.
+ */
+function summaryMismatches(readme: string, operations: readonly Operation[]): string[] {
+	const listed = new Map<string, Map<string, boolean>>();
+	for (const line of readme.split('\n')) {
+		const row = /^\| \[([^\]]+)\]\(docs\/operations\.md#[^)]+\)( \(v2\))? \| (.+) \|$/.exec(line);
+		const resource = row && RESOURCE_NAMES.get(row[1]);
+		if (!row || !resource) continue;
+		const names = new Map<string, boolean>();
+		for (const entry of row[3].split(', ')) {
+			const name = /^(.+?)( \(v2\))?$/.exec(entry) as RegExpExecArray;
+			names.set(name[1], Boolean(row[2] || name[2]));
+		}
+		listed.set(resource, names);
+	}
+	const problems: string[] = [];
+	for (const operation of operations) {
+		const v2 = listed.get(operation.resource)?.get(operation.name);
+		if (v2 === undefined) problems.push(`${nameOf(operation)}: not in the row of its resource in the README's Operations table`);
+		else if (v2 !== Boolean(operation.v2Only)) problems.push(`${nameOf(operation)}: ${v2 ? 'marked (v2) in the README, but it serves both dialects' : 'needs a v2 server, but the README does not mark it (v2)'}`);
+	}
+	for (const [resource, names] of listed) {
+		for (const name of names.keys()) {
+			if (!operations.some((operation) => operation.resource === resource && operation.name === name)) problems.push(`${name} (${resource}): in the README's Operations table, but not in the registry`);
+		}
+	}
+	return problems;
 }
 
 /** The operations the end-to-end tier runs: every `resource: '…', operation: '…'` of e2e/. */
@@ -114,26 +148,41 @@ describe('every operation of the registry is served, documented and run end to e
 		expect(dialectOf('v2').name).toBe('v2');
 	});
 
-	test('the README has a row for each resource heading it uses', () => {
-		expect([...readmeRows().keys()].sort()).toEqual([...new Set(OPERATIONS.map((operation) => operation.resource))].sort());
+	test(`${REFERENCE} has a table for each resource`, () => {
+		expect([...referenceRows().keys()].sort()).toEqual([...new Set(OPERATIONS.map((operation) => operation.resource))].sort());
 	});
 
 	test('each operation has a sandbox route for each dialect it serves', () => {
 		expect(missingSandboxRoutes(OPERATIONS)).toEqual([]);
 	});
 
-	test('each operation has a row in the README', () => {
-		expect(missingReadmeRows(OPERATIONS)).toEqual([]);
+	test(`each operation has a row in ${REFERENCE}`, () => {
+		expect(missingReferenceRows(OPERATIONS)).toEqual([]);
+	});
+
+	test("the README's Operations table lists each resource's operations, marking those that need a v2 server", () => {
+		expect(summaryMismatches(readFileSync(join(ROOT, 'README.md'), 'utf8'), OPERATIONS)).toEqual([]);
+	});
+
+	test('a summary row that misses, adds or mismarks an operation is named', () => {
+		const row = '| [Setting](docs/operations.md#setting) | Set (v2), Reset |';
+		expect(summaryMismatches(row, OPERATIONS.filter((operation) => operation.resource === 'settings'))).toEqual([
+			'Set (settings:set): marked (v2) in the README, but it serves both dialects',
+			'Get (settings:get): not in the row of its resource in the README\'s Operations table',
+			"Reset (settings): in the README's Operations table, but not in the registry",
+		]);
 	});
 
 	test('each operation has an end-to-end case', () => {
 		expect(missingE2eCases(OPERATIONS)).toEqual([]);
 	});
 
-	test("the README's count of operations is the registry's", () => {
+	test("the README's and the docs' counts of operations are the registry's", () => {
 		const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 		expect(statedCounts(readme).length).toBeGreaterThan(0);
-		expect(wrongCounts(readme, OPERATIONS)).toEqual([]);
+		const docs = readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md'));
+		const texts = [['README.md', readme], ...docs.map((name) => [`docs/${name}`, readFileSync(join(ROOT, 'docs', name), 'utf8')])];
+		expect(texts.flatMap(([file, text]) => wrongCounts(text, OPERATIONS).map((problem) => `${file}: ${problem}`))).toEqual([]);
 	});
 
 	test('a stale count is named with its line', () => {
@@ -169,10 +218,10 @@ describe('every operation of the registry is served, documented and run end to e
 			method: 'GET',
 			path: '/chat/contractProbe',
 		};
-		expect([...missingSandboxRoutes([stray]), ...missingReadmeRows([stray]), ...missingE2eCases([stray])]).toEqual([
+		expect([...missingSandboxRoutes([stray]), ...missingReferenceRows([stray]), ...missingE2eCases([stray])]).toEqual([
 			'Contract Probe (chat:contractProbe): no sandbox route GET /chat/contractProbe/{instance} for the documented dialect (add an entry to sandbox/routes/)',
 			'Contract Probe (chat:contractProbe): no sandbox route GET /chat/contractProbe/{instance} for the v2 dialect (add an entry to sandbox/routes/)',
-			'Contract Probe (chat:contractProbe): no row "| Contract Probe |" in the README\'s tables under its resource\'s heading',
+			'Contract Probe (chat:contractProbe): no row "| Contract Probe |" in docs/operations.md\'s tables under its resource\'s heading',
 			'Contract Probe (chat:contractProbe): no end-to-end case (add it to e2e/everyOperation.ts V2_OPERATIONS, or e2e/workflows.ts for the documented dialect)',
 		]);
 	});

@@ -23,6 +23,10 @@ export interface Received {
 	response: unknown;
 	/** The items the node emitted (a workflow run started), when it did. */
 	items?: INodeExecutionData[];
+	/** Who sent the answer: the node through the response object, or n8n after webhook() returned. */
+	answeredBy?: 'node' | 'n8n';
+	/** Whether the handler changed the workflow's static data (n8n then writes it to its database). */
+	staticDataChanged?: boolean;
 }
 
 export interface ExpressLikeResponse {

@@ -332,8 +332,10 @@ export class TriggerHarness {
 			this.checkNoSecrets('a delivery', { error, 'the answer': record.response });
 			return;
 		}
-		// n8n saves the static data the handler changed right after it returns (a test
-		// session's copy is never saved).
+		record.answeredBy = response.headersSent ? 'node' : 'n8n';
+		// n8n saves the static data the handler changed right after it returns, and only then
+		// (`__dataChanged`); a test session's copy is never saved.
+		record.staticDataChanged = (workflow.staticData as IDataObject).__dataChanged === true;
 		if (kind === 'production') this.persistedStaticData = persistable(workflow.staticData);
 		this.checkNoSecrets('a delivery', {
 			'the emitted items': result.workflowData,

@@ -16,7 +16,7 @@ import { useHostileServer, type Seen } from './server';
 
 const KEY = 'trust-test-key-0123456789';
 const RETRY = { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 };
-const rl = (value: unknown) => ({ __rl: true, mode: 'id', value });
+const rl = (value: string) => ({ __rl: true as const, mode: 'id', value });
 const TEXT: INodeParameters = { resource: 'message', operation: 'sendText', number: '5511999990000', text: 'hi' };
 
 const hostile = useHostileServer();

@@ -29,8 +29,6 @@ interface PlatformCase {
 	/** the settings fields beyond the shared ones, and their body */
 	settingsFields?: INodeParameters;
 	settingsBody?: IDataObject;
-	keepsOpen: boolean;
-	splits: boolean;
 }
 
 let credentialId = '';
@@ -40,29 +38,23 @@ const PLATFORMS: PlatformCase[] = [
 		kind: 'openai',
 		fields: { botType: 'chatCompletion', model: picked('gpt-4o-mini'), systemMessages: 'You are kind.\n\n Answer briefly. ', maxTokens: 300 },
 		body: { botType: 'chatCompletion', model: 'gpt-4o-mini', systemMessages: ['You are kind.', 'Answer briefly.'], maxTokens: 300 },
-		keepsOpen: true,
-		splits: false,
 	},
-	{ kind: 'typebot', fields: { url: 'https://typebot.example.com', typebot: 'lead-form-x1' }, body: { url: 'https://typebot.example.com', typebot: 'lead-form-x1' }, keepsOpen: false, splits: false },
+	{ kind: 'typebot', fields: { url: 'https://typebot.example.com', typebot: 'lead-form-x1' }, body: { url: 'https://typebot.example.com', typebot: 'lead-form-x1' } },
 	{
 		kind: 'dify',
 		fields: { botType: 'agent', apiUrl: 'https://api.dify.ai/v1', apiKey: BOT_KEY },
 		body: { botType: 'agent', apiUrl: 'https://api.dify.ai/v1', apiKey: BOT_KEY },
 		secret: 'apiKey',
-		keepsOpen: true,
-		splits: true,
 	},
-	{ kind: 'flowise', fields: { apiUrl: 'https://flowise.example.com/api/v1/prediction/f1', apiKey: BOT_KEY }, body: { apiUrl: 'https://flowise.example.com/api/v1/prediction/f1', apiKey: BOT_KEY }, secret: 'apiKey', keepsOpen: true, splits: true },
+	{ kind: 'flowise', fields: { apiUrl: 'https://flowise.example.com/api/v1/prediction/f1', apiKey: BOT_KEY }, body: { apiUrl: 'https://flowise.example.com/api/v1/prediction/f1', apiKey: BOT_KEY }, secret: 'apiKey' },
 	{
 		kind: 'n8n',
 		fields: { webhookUrl: 'https://n8n.example.com/webhook/bot', basicAuthUser: 'bot', basicAuthPass: N8N_PASSWORD },
 		body: { webhookUrl: 'https://n8n.example.com/webhook/bot', basicAuthUser: 'bot', basicAuthPass: N8N_PASSWORD },
 		secret: 'basicAuthPass',
-		keepsOpen: true,
-		splits: true,
 	},
-	{ kind: 'evoai', fields: { agentUrl: 'https://evoai.example.com/api/v1/a2a/agent1', apiKey: BOT_KEY }, body: { agentUrl: 'https://evoai.example.com/api/v1/a2a/agent1', apiKey: BOT_KEY }, secret: 'apiKey', keepsOpen: true, splits: true },
-	{ kind: 'evolutionBot', fields: { apiUrl: 'https://bot.example.com/api', apiKey: BOT_KEY }, body: { apiUrl: 'https://bot.example.com/api', apiKey: BOT_KEY }, secret: 'apiKey', keepsOpen: true, splits: true },
+	{ kind: 'evoai', fields: { agentUrl: 'https://evoai.example.com/api/v1/a2a/agent1', apiKey: BOT_KEY }, body: { agentUrl: 'https://evoai.example.com/api/v1/a2a/agent1', apiKey: BOT_KEY }, secret: 'apiKey' },
+	{ kind: 'evolutionBot', fields: { apiUrl: 'https://bot.example.com/api', apiKey: BOT_KEY }, body: { apiUrl: 'https://bot.example.com/api', apiKey: BOT_KEY }, secret: 'apiKey' },
 ];
 
 /** The settings body a fresh Update Settings sends: the server's own defaults. */
@@ -75,9 +67,12 @@ function freshSettings(platform: PlatformCase): IDataObject {
 		unknownMessage: 'Sorry, I don\'t understand',
 		listeningFromMe: true,
 		stopBotFromMe: true,
-		...(platform.keepsOpen ? { keepOpen: false, debounceTime: 1 } : {}),
+		// every platform reads all four (its service sends through the shared one)
+		keepOpen: false,
+		debounceTime: 1,
 		ignoreJids: [],
-		...(platform.splits ? { splitMessages: false, timePerChar: 0 } : {}),
+		splitMessages: false,
+		timePerChar: 0,
 	};
 }
 
@@ -123,7 +118,11 @@ describe('Chatbot: every operation on every Bot Platform', () => {
 		test('Update Settings with fresh defaults sends the server\'s defaults; Get Settings reads them back', async () => {
 			const settings = await run(sandbox.current, chatbot('updateSettings', { kind, ...(kind === 'openai' ? { openaiCredsId: picked(credentialId) } : {}) }));
 			expect(settings.error).toBeUndefined();
-			expect(sent(sandbox.current)).toEqual([{ method: 'POST', path: `/${kind}/settings/demo`, status: 200, body: freshSettings(platform) }]);
+			// read first: an empty Ignored Chats sends the stored list back (updates.test.ts)
+			expect(sent(sandbox.current)).toEqual([
+				{ method: 'GET', path: `/${kind}/fetchSettings/demo`, status: 200, body: undefined },
+				{ method: 'POST', path: `/${kind}/settings/demo`, status: 200, body: freshSettings(platform) },
+			]);
 			expect(settings.items[0].json).toMatchObject({ ...freshSettings(platform), id: expect.any(String) });
 
 			sandbox.current.clearRequests();
@@ -147,8 +146,10 @@ describe('Chatbot: every operation on every Bot Platform', () => {
 						expire: 20,
 						keywordFinish: '#stop',
 						ignoreJids: '@g.us, 5511977770000@s.whatsapp.net',
-						...(platform.keepsOpen ? { keepOpen: true, debounceTime: 5 } : {}),
-						...(platform.splits ? { splitMessages: true, timePerChar: 40 } : {}),
+						keepOpen: true,
+						debounceTime: 5,
+						splitMessages: true,
+						timePerChar: 40,
 					},
 				}),
 			);
@@ -163,9 +164,11 @@ describe('Chatbot: every operation on every Bot Platform', () => {
 				triggerValue: `hi ${kind}`,
 				expire: 20,
 				keywordFinish: '#stop',
-				...(platform.keepsOpen ? { keepOpen: true, debounceTime: 5 } : {}),
+				keepOpen: true,
+				debounceTime: 5,
 				ignoreJids: ['@g.us', '5511977770000@s.whatsapp.net'],
-				...(platform.splits ? { splitMessages: true, timePerChar: 40 } : {}),
+				splitMessages: true,
+				timePerChar: 40,
 			};
 			expect(sent(sandbox.current)).toEqual([{ method: 'POST', path: `/${kind}/create/demo`, status: 201, body }]);
 			const bot = result.items[0].json;
@@ -222,7 +225,11 @@ describe('Chatbot: every operation on every Bot Platform', () => {
 				chatbot('updateSettings', { kind, ...(kind === 'openai' ? { openaiCredsId: picked(credentialId), speechToText: true } : {}), expire: 0, ignoreJids: '', fallbackId: picked(botId) }),
 			);
 			expect(result.error).toBeUndefined();
-			expect(sent(sandbox.current)[0].body).toEqual({ ...freshSettings(platform), ...(kind === 'openai' ? { speechToText: true } : {}), expire: 0, fallbackId: botId });
+			// the chat Ignore Chat added stays ignored: an empty Ignored Chats keeps the stored list
+			expect(sent(sandbox.current)[1].body).toEqual({ ...freshSettings(platform), ...(kind === 'openai' ? { speechToText: true } : {}), expire: 0, fallbackId: botId, ignoreJids: [CHAT] });
+			sandbox.current.clearRequests();
+			const unignored = await run(sandbox.current, chatbot('ignoreChat', { kind, remoteJid: CHAT, ignore: 'remove' }));
+			expect(unignored.items.map((item) => item.json)).toEqual([{ ignoreJids: [] }]);
 			sandbox.current.clearRequests();
 			const read = await run(sandbox.current, chatbot('getSettings', { kind }));
 			expect(read.items[0].json).toMatchObject({ fallbackId: botId, fallback: { id: botId, ...(platform.secret ? { [platform.secret]: '[redacted]' } : {}) } });

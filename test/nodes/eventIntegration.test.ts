@@ -63,7 +63,7 @@ describe('Event Integration on a server with the bus turned off', () => {
 	const hostile = useHostileServer();
 	const KEY = 'events-off-key-1234567890';
 
-	test.each<[string, unknown]>([['an empty body', ''], ['null', null]])('Set answered 201 with %s is an error saying which setting turns the bus on; Get says it is off', async (_name, answer) => {
+	test.each<[string, unknown]>([['an empty body', ''], ['null', null]])('Set answered 201 with %s is an error saying which setting turns the bus on', async (_name, answer) => {
 		hostile.current.answerAll(() => ({ status: 201, json: answer }));
 		const parameters = { instance: 'demo', resource: 'eventIntegration', operation: 'set', kind: 'rabbitmq', events: ['CALL'] };
 		const set = await runNode({ parameters, credentials: { baseUrl: hostile.current.url, apiKey: KEY, dialect: 'v2' } });
@@ -74,6 +74,8 @@ describe('Event Integration on a server with the bus turned off', () => {
 		]);
 		expect(set.error?.message).toBe('"Operation" was not saved: the RabbitMQ integration is turned off on the server [item 0]');
 		expect((set.error as { description?: string } | undefined)?.description).toBe('The server\'s administrator turns it on with RABBITMQ_ENABLED=true in its environment.');
-		expect(get.items.map((item) => item.json)).toEqual([{ enabled: false, events: [] }]);
+		// Get: null is "nothing saved" (off for this instance); an empty body is the bus switched off on the server
+		if (answer === null) expect(get.items.map((item) => item.json)).toEqual([{ enabled: false, events: [] }]);
+		else expect(get.error?.message).toBe('"Operation" cannot read it: the RabbitMQ integration is turned off on the server [item 0]');
 	});
 });

@@ -325,7 +325,7 @@ describe('with a documented-dialect credential', () => {
 
 	test.each(['sendMedia', 'sendAudio', 'sendSticker', 'sendVideoNote', 'sendContact', 'sendPoll', 'downloadMedia'])('%s stops before sending, saying it needs a v2.x server', async (operation) => {
 		const result = await run(sandbox.current, { resource: 'message', operation, number: '5511999990000', messageId: 'X', name: 'Q' });
-		expect(result.error?.message).toMatch(/^"Operation" .+ needs a v2\.x server \[item 0\]$/);
+		expect(result.error?.message).toMatch(/^Message → .+ needs an Evolution API v2\.x server; the credential's Server Dialect is the documented interface \[item 0\]$/);
 		expect(sandbox.current.requests).toEqual([]);
 	});
 });

@@ -68,16 +68,38 @@ describe('the order of resources and operations', () => {
 		expect(new Set(actions).size).toBe(OPERATIONS.length);
 	});
 
-	test('each resource defaults to its first listed operation', () => {
-		for (const resource of optionsOf('resource')) {
-			const dropdown = description.properties.find(
-				(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource.value as string),
-			);
-			expect({ resource: resource.value, default: dropdown?.default }).toEqual({
-				resource: resource.value,
-				default: optionsOf('operation', resource.value as string)[0]?.value,
-			});
-		}
+	// The order is the path a user walks (test/contract/operationOrder.test.ts), so the default is
+	// not always listed first. It never moves: n8n saves no parameter that holds its default, so
+	// a node saved with its resource's default operation stores no `operation` at all, and a new
+	// default would silently change what that node does.
+	test('each resource keeps the default operation it always had, one of its own', () => {
+		const defaults = Object.fromEntries(
+			optionsOf('resource').map((resource) => {
+				const dropdown = description.properties.find(
+					(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource.value as string),
+				);
+				expect(optionsOf('operation', resource.value as string).map((option) => option.value)).toContain(dropdown?.default);
+				return [resource.value, dropdown?.default];
+			}),
+		);
+		expect(defaults).toEqual({
+			message: 'sendText',
+			chat: 'checkNumbers',
+			contact: 'getMany',
+			group: 'getMany',
+			profile: 'updateName',
+			instance: 'getState',
+			label: 'getMany',
+			settings: 'set',
+			webhook: 'set',
+			template: 'getMany',
+			business: 'getCatalog',
+			proxy: 'set',
+			chatwoot: 'set',
+			storage: 'getMedia',
+			chatbot: 'getMany',
+			eventIntegration: 'get',
+		});
 	});
 
 	test('each resource\'s operations stand together in the registry, the resources in the order of their dropdown', () => {

@@ -80,15 +80,16 @@ describe('Profile', () => {
 		expect(jsons(result)).toEqual([{ update: 'success' }]);
 	});
 
-	test('Update Privacy from a fresh node sends all six settings; Get Privacy reads them back', async () => {
+	test('Update Privacy reads the six settings and sends them back with only those chosen changed; a fresh node changes none', async () => {
 		const fresh = await run(sandbox.current, { resource: 'profile', operation: 'updatePrivacy' });
+		expect(fresh.error?.message).toBe('"Operation" has no setting to change [item 0]');
 		const changed = await run(sandbox.current, { resource: 'profile', operation: 'updatePrivacy', lastSeen: 'none', online: 'match_last_seen', readReceipts: 'none' });
 		const read = await run(sandbox.current, { resource: 'profile', operation: 'getPrivacy' });
-		expect([fresh.error, changed.error, read.error]).toEqual([undefined, undefined, undefined]);
-		const defaults = { readreceipts: 'all', profile: 'all', status: 'contacts', online: 'all', last: 'all', groupadd: 'all' };
-		const after = { ...defaults, readreceipts: 'none', online: 'match_last_seen', last: 'none' };
+		expect([changed.error, read.error]).toEqual([undefined, undefined]);
+		const before = { readreceipts: 'all', profile: 'all', status: 'contacts', online: 'all', last: 'all', groupadd: 'all' };
+		const after = { ...before, readreceipts: 'none', online: 'match_last_seen', last: 'none' };
 		expect(sent(sandbox.current)).toEqual([
-			{ method: 'POST', path: '/chat/updatePrivacySettings/demo', status: 201, body: defaults },
+			{ method: 'GET', path: '/chat/fetchPrivacySettings/demo', status: 200, body: undefined },
 			{ method: 'POST', path: '/chat/updatePrivacySettings/demo', status: 201, body: after },
 			{ method: 'GET', path: '/chat/fetchPrivacySettings/demo', status: 200, body: undefined },
 		]);
@@ -98,7 +99,7 @@ describe('Profile', () => {
 
 	test('Update Privacy refuses a value outside its list, naming the field', async () => {
 		const result = await run(sandbox.current, { resource: 'profile', operation: 'updatePrivacy', groupAdd: '={{ "everybody" }}' });
-		expect(result.error?.message).toBe('"Groups Add" must be one of all, contacts, contact_blacklist, none, not "everybody" [item 0]');
+		expect(result.error?.message).toBe('"Groups Add" must be one of "keep", "all", "contacts", "contact_blacklist", "none", not "everybody" [item 0]');
 		expect(sandbox.current.requests).toEqual([]);
 	});
 
@@ -117,7 +118,7 @@ describe('Profile', () => {
 		const documented = await startSandbox({ dialect: 'documented' });
 		try {
 			const result = await run(documented, { resource: 'profile', operation: 'getPrivacy' });
-			expect(result.error?.message).toBe('"Operation" Get Privacy needs a v2.x server [item 0]');
+			expect(result.error?.message).toBe('Profile → Get Privacy needs an Evolution API v2.x server; the credential\'s Server Dialect is the documented interface [item 0]');
 			expect(documented.requests).toEqual([]);
 		} finally {
 			await documented.close();
@@ -247,6 +248,8 @@ describe('Proxy and Chatwoot: secrets can be set and never come back', () => {
 		const got = await run(sandbox.current, { resource: 'chatwoot', operation: 'get' });
 		expect([set.error, got.error]).toEqual([undefined, undefined]);
 		expect(sent(sandbox.current)).toEqual([
+			// the stored connection first: what the item leaves out goes back as stored (updates.test.ts)
+			{ method: 'GET', path: '/chatwoot/find/demo', status: 200, body: undefined },
 			{
 				method: 'POST',
 				path: '/chatwoot/set/demo',
@@ -280,6 +283,7 @@ describe('Proxy and Chatwoot: secrets can be set and never come back', () => {
 			expect([proxy.error, chatwoot.error]).toEqual([undefined, undefined]);
 			expect(sent(fresh)).toEqual([
 				{ method: 'POST', path: '/proxy/set/demo', status: 201, body: { enabled: true, host: 'proxy.example.com', port: '8080', protocol: 'http', username: '', password: '' } },
+				{ method: 'GET', path: '/chatwoot/find/demo', status: 200, body: undefined },
 				{
 					method: 'POST',
 					path: '/chatwoot/set/demo',
@@ -342,10 +346,10 @@ describe('Storage (S3)', () => {
 		expect(media.items.length).toBeGreaterThan(0);
 		const id = media.items[0].json.id as string;
 		sandbox.current.clearRequests();
-		const url = await run(sandbox.current, { resource: 'storage', operation: 'getMediaUrl', mediaId: id, options: { expiry: 600 } });
+		const url = await run(sandbox.current, { resource: 'storage', operation: 'getMediaUrl', mediaId: id });
 		expect(url.error).toBeUndefined();
-		expect(sent(sandbox.current)).toEqual([{ method: 'POST', path: '/s3/getMediaUrl/demo', status: 200, body: { id, expiry: '600' } }]);
-		expect(url.items[0].json).toMatchObject({ id, mediaUrl: expect.stringContaining('X-Amz-Expires=600'), type: 'imageMessage' });
+		expect(sent(sandbox.current)).toEqual([{ method: 'POST', path: '/s3/getMediaUrl/demo', status: 200, body: { id } }]);
+		expect(url.items[0].json).toMatchObject({ id, mediaUrl: expect.stringContaining('X-Amz-Expires=604800'), type: 'imageMessage' });
 	});
 
 	test('Get Media from a fresh node sends no filter; Get Media URL refuses an ID without digits', async () => {

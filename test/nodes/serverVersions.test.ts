@@ -48,8 +48,8 @@ describe('server versions', () => {
 		serverOf('2.3.7');
 		const result = await run(CAROUSEL, { items: [{}, {}], continueOnFail: true });
 		expect(result.items.map((item) => item.json.error)).toEqual([
-			'"Operation" Send Carousel needs Evolution API 2.4 or newer; the server runs 2.3.7 [item 0]',
-			'"Operation" Send Carousel needs Evolution API 2.4 or newer; the server runs 2.3.7 [item 1]',
+			'Message → Send Carousel needs Evolution API 2.4 or newer; this server is 2.3.7 [item 0]',
+			'Message → Send Carousel needs Evolution API 2.4 or newer; this server is 2.3.7 [item 1]',
 		]);
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(requests()).toEqual([{ method: 'GET', path: '/', body: undefined }]);
@@ -75,7 +75,7 @@ describe('server versions', () => {
 	test('a version fixed in the credential asks nothing: 2.3.6 refuses without any request, 2.4.x sends at once', async () => {
 		serverOf('2.4.0');
 		const older = await run({ resource: 'group', operation: 'updateMemberAddMode', groupJid: '120363000000000001@g.us', mode: 'all_member_add' }, { credentials: { serverVersion: '2.3.6' } });
-		expect(older.error?.message).toBe('"Operation" Update Member Add Mode needs Evolution API 2.4 or newer; the server runs 2.3.6 [item 0]');
+		expect(older.error?.message).toBe('Group → Update Member Add Mode needs Evolution API 2.4 or newer; this server is 2.3.6 [item 0]');
 		expect(requests()).toEqual([]);
 		const newer = await run({ resource: 'group', operation: 'updateMemberAddMode', groupJid: '120363000000000001@g.us', mode: 'all_member_add' }, { credentials: { serverVersion: '2.4.0' } });
 		expect(newer.error).toBeUndefined();
@@ -92,7 +92,7 @@ describe('server versions', () => {
 	test('version unknown (no GET /): a 404 from the route says the operation needs Evolution API 2.4 or newer', async () => {
 		serverOf(undefined, (request) => ({ status: 404, json: { status: 404, error: 'Not Found', response: { message: [`Cannot POST ${request.path}`] } } }));
 		const result = await run({ resource: 'chat', operation: 'getManyChannels', limit: 5 });
-		expect(result.error?.message).toBe('Get Many Channels needs Evolution API 2.4 or newer: the server does not know its route (HTTP 404)');
+		expect(result.error?.message).toBe('Chat → Get Many Channels needs Evolution API 2.4 or newer: the server does not know its route (HTTP 404)');
 		expect(result.error?.description).toBe('Upgrade the server to Evolution API 2.4 or newer, or check the Base URL in the credential.');
 		expect(requests()).toEqual([
 			{ method: 'GET', path: '/', body: undefined },

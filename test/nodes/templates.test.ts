@@ -143,7 +143,7 @@ describe('Templates on 2.3.6: Update and Delete name the version they need', () 
 
 	test('Update fails before sending on a 2.3.6 server', async () => {
 		const result = await run(sandbox.current, { instance: 'meta', resource: 'template', operation: 'update', templateId: picked('1000000000000001'), updateFields: { ttl: 60 } });
-		expect(result.error?.message).toBe('"Operation" Update needs Evolution API 2.3.7 or newer; the server runs 2.3.6 [item 0]');
+		expect(result.error?.message).toBe('Template → Update needs Evolution API 2.3.7 or newer; this server is 2.3.6 [item 0]');
 		// nothing but the server's version (GET /, unless known from a run before) was asked
 		expect(sandbox.current.requests.map((request) => request.path).filter((path) => path !== '/')).toEqual([]);
 	});

@@ -260,7 +260,7 @@ describe('checks before sending, naming field and item', () => {
 		{
 			title: 'a member add mode the server does not know',
 			parameters: { resource: 'group', operation: 'updateMemberAddMode', groupJid: picked(GROUP), mode: 'everyone' },
-			message: '"Who Can Add Members" must be one of admin_add, all_member_add [item 0]',
+			message: '"Who Can Add Members" must be one of "admin_add", "all_member_add", not "everyone" [item 0]',
 		},
 		{
 			title: 'an unread timestamp in milliseconds',
@@ -285,20 +285,20 @@ describe('the same operations on a 2.3.x server', () => {
 	const sandbox = useRelease('2.3.7');
 
 	test.each([
-		['Send Carousel', { resource: 'message', operation: 'sendCarousel', number: '5511988880000', body: 'Menu', cards: { card: [{ body: 'Pizza', buttons: { button: [button('reply', { id: 'a' })] } }] } }],
-		['Mark as Played', { resource: 'message', operation: 'markAsPlayed', remoteJid: CHAT, messageId: '3EB0', fromMe: false }],
-		['Get Poll Votes', { resource: 'message', operation: 'getPollVotes', remoteJid: CHAT, messageId: '3EB0' }],
-		['Get Many Channels', { resource: 'chat', operation: 'getManyChannels', limit: 5 }],
-		['Update Member Add Mode', { resource: 'group', operation: 'updateMemberAddMode', groupJid: picked(GROUP), mode: 'admin_add' }],
+		['Message → Send Carousel', { resource: 'message', operation: 'sendCarousel', number: '5511988880000', body: 'Menu', cards: { card: [{ body: 'Pizza', buttons: { button: [button('reply', { id: 'a' })] } }] } }],
+		['Message → Mark as Played', { resource: 'message', operation: 'markAsPlayed', remoteJid: CHAT, messageId: '3EB0', fromMe: false }],
+		['Message → Get Poll Votes', { resource: 'message', operation: 'getPollVotes', remoteJid: CHAT, messageId: '3EB0' }],
+		['Chat → Get Many Channels', { resource: 'chat', operation: 'getManyChannels', limit: 5 }],
+		['Group → Update Member Add Mode', { resource: 'group', operation: 'updateMemberAddMode', groupJid: picked(GROUP), mode: 'admin_add' }],
 	] as Array<[string, INodeParameters]>)('%s is refused before sending, naming the version it needs', async (name, parameters) => {
 		const result = await run(sandbox.current, parameters);
-		expect(result.error?.message).toBe(`"Operation" ${name} needs Evolution API 2.4 or newer; the server runs 2.3.7 [item 0]`);
+		expect(result.error?.message).toBe(`${name} needs Evolution API 2.4 or newer; this server is 2.3.7 [item 0]`);
 		expect(sandbox.current.requests).toEqual([]);
 	});
 
 	test('with the version wrongly fixed at 2.4.x, the server\'s 404 is told as the version it needs', async () => {
 		const result = await run(sandbox.current, { resource: 'chat', operation: 'getManyChannels', limit: 5 }, { credentials: { serverVersion: '2.4.0' } });
-		expect(result.error?.message).toBe('Get Many Channels needs Evolution API 2.4 or newer: the server does not know its route (HTTP 404)');
+		expect(result.error?.message).toBe('Chat → Get Many Channels needs Evolution API 2.4 or newer: the server does not know its route (HTTP 404)');
 		// The sandbox does not read the body of a route it does not serve.
 		expect(sent(sandbox.current).map(({ method, path, status }) => ({ method, path, status }))).toEqual([{ method: 'POST', path: '/chat/findChannels/demo', status: 404 }]);
 	});

@@ -30,7 +30,7 @@ const rules: Array<[string, INodeParameters, RegExp]> = [
 	['a longitude out of range', { ...location, longitude: -180.5 }, /^"Longitude" must be between -180 and 180 \[item 0\]$/],
 	['a colour that is not #RRGGBB', { ...status, backgroundColor: 'red' }, /^"Background Color" must be a colour as #RRGGBB, not "red" \[item 0\]$/],
 	['a short colour', { ...status, backgroundColor: '#123' }, /^"Background Color" must be a colour as #RRGGBB/],
-	['a font outside 1–5', { ...status, font: 6 }, /^"Font" must be between 1 and 5 \[item 0\]$/],
+	['a font outside 1–5', { ...status, font: 6 }, /^"Font" must be one of "1", "2", "3", "4", "5", not 6 \[item 0\]$/],
 	['allContacts off with no recipients', { ...status, allContacts: false, statusJidList: ' , \n' }, /^"Status Recipients" needs at least one JID/],
 	['an empty section list', { ...list, sections: {} }, /^"Sections" needs at least one section \[item 0\]$/],
 	['a section with no rows', { ...list, sections: { section: [{ title: 'S', rows: {} }] } }, /^"Sections: section 1" needs at least one row/],
@@ -44,7 +44,7 @@ const rules: Array<[string, INodeParameters, RegExp]> = [
 	['a mentioned entry with no digits', { ...text, options: { mentioned: '5511999990000, abc' } }, /^"Options: Mentioned Numbers \(entry 2\)" has no digits \("abc"\) \[item 0\]$/],
 	['a negative delay', { ...text, options: { delay: -5 } }, /^"Options: Delay \(Milliseconds\)" must be between 0 and 300000 \[item 0\]$/],
 	['a numbers list with no numbers', { resource: 'chat', operation: 'checkNumbers', numbers: ' ,\n ' }, /^"Numbers" needs at least one number/],
-	['a presence outside the list', { resource: 'chat', operation: 'sendPresence', number: '5511999990000', presence: 'typing', delay: 10 }, /^"Presence" must be one of composing, recording, paused, available, unavailable/],
+	['a presence outside the list', { resource: 'chat', operation: 'sendPresence', number: '5511999990000', presence: 'typing', delay: 10 }, /^"Presence" must be one of "available", "paused", "recording", "composing", "unavailable", not "typing" \[item 0\]$/],
 ];
 
 describe.each(['documented', 'v2'] as const)('input errors before any request (%s)', (dialect) => {

@@ -99,6 +99,19 @@ describe('sandbox tools for developers', () => {
 		expect(injected).toMatchObject({ kind: 'document', media: { mimetype: 'application/octet-stream', fileName: 'LICENSE.md' } });
 		expect(sb.mediaOf('demo', injected.messageId!)!.bytes!.equals(readFileSync(pdf))).toBe(true);
 
+		// An .ogg goes as the phone records a voice note, as the chat page's Voice note sends it.
+		const dir = mkdtempSync(join(tmpdir(), 'cli-voice-'));
+		const ogg = join(dir, 'note.ogg');
+		writeFileSync(ogg, Buffer.from('OggS voice'));
+		try {
+			const voice = await cli(['send', '--url', sb.url, '--instance', 'demo', '--from', '5511988887777', '--file', ogg, '--wait', '0']);
+			expect(voice.stdout.split('\n')[0]).toBe('200 {"ok":true,"reason":"delivered","status":200,"attempts":1}');
+			const note = sb.chat.filter((e) => e.direction === 'in').at(-1)!;
+			expect(note).toMatchObject({ kind: 'audio', media: { mimetype: 'audio/ogg; codecs=opus' } });
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+
 		const event = await cli(['event', '--url', sb.url, '--instance', 'demo', 'connection']);
 		expect(event.stdout).toContain('"reason":"no webhook enabled for this event"');
 		expect(event.stdout).toContain('  why: the webhook of instance "demo" subscribes MESSAGES_UPSERT, not CONNECTION_UPDATE');

@@ -254,12 +254,30 @@ describe('trigger hardening: shapes, secrets, memory (v2)', () => {
 
 // Labels are what users search for in the editor; they follow n8n's own capitalisation.
 describe('trigger labels', () => {
-	it('event labels read like n8n\'s own nodes: QR Code Updated, New JWT Token, every word capitalised', () => {
+	it('event labels read like n8n\'s own nodes: QR Code Updated, New JWT Token, every word capitalised, and are names only', () => {
 		const names = eventOptions(ALL_EVENTS).map((option) => option.name);
 		expect(names).toContain('QR Code Updated');
-		expect(names).toContain('New JWT Token (documented only)');
+		expect(names).toContain('New JWT Token');
 		expect(names).toContain('Messages Upsert');
-		expect(names).toContain('Messaging History Set (2.4 or newer)');
-		for (const name of names) expect(name).toMatch(/^([A-Z][a-z0-9]*|QR|JWT)( ([A-Z][a-z0-9]*|QR|JWT|\(v2 only\)|\(documented only\)|\(\d+\.\d+ or newer\)))*$/);
+		expect(names).toContain('Messaging History Set');
+		// n8n's panel lists a trigger's events as "On <name>": a note in a name would read "On new jwt token documented only".
+		for (const name of names) expect(name).toMatch(/^([A-Z][a-z0-9]*|QR|JWT)( ([A-Z][a-z0-9]*|QR|JWT))*$/);
+	});
+
+	it('which servers send an event is in its description: one dialect only, or a newer release', () => {
+		const description = (value: string) => eventOptions(ALL_EVENTS).find((option) => option.value === value)?.description;
+		expect(description('NEW_JWT_TOKEN')).toBe('NEW_JWT_TOKEN. Sent by servers of the documented dialect only (v2 servers do not know it).');
+		expect(description('MESSAGES_EDITED')).toBe('MESSAGES_EDITED. A message was edited. Sent by v2 servers only (not in the documented dialect).');
+		expect(description('MESSAGING_HISTORY_SET')).toBe('MESSAGING_HISTORY_SET. Sent by v2 servers 2.4 or newer only.');
+		expect(description('MESSAGES_UPSERT')).toBe('MESSAGES_UPSERT. A message arrived (or this instance sent one).');
+	});
+
+	it('what people start with comes first (Messages Upsert, the other message events, the connection); the rest alphabetically', () => {
+		const options = eventOptions(ALL_EVENTS);
+		expect(options.slice(0, 7).map((option) => option.name)).toEqual(['Messages Upsert', 'Messages Update', 'Messages Edited', 'Messages Delete', 'Send Message', 'Connection Update', 'QR Code Updated']);
+		const rest = options.slice(options.findIndex((option) => option.value === 'CALL') + 1).map((option) => option.name);
+		expect(rest.length).toBeGreaterThan(20);
+		expect(rest).toEqual([...rest].sort((a, b) => a.localeCompare(b, 'en')));
+		expect(options.map((option) => option.value).sort()).toEqual([...ALL_EVENTS].sort());
 	});
 });

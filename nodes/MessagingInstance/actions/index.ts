@@ -74,6 +74,7 @@ import { addLabelToChat } from './label/addToChat';
 import { getManyLabels } from './label/getMany';
 import { removeLabelFromChat } from './label/removeFromChat';
 import { deleteMessage } from './message/delete';
+import { collectBurst } from './message/collectBurst';
 import { downloadMedia } from './message/downloadMedia';
 import { getManyMessages } from './message/getMany';
 import { getPollVotes } from './message/getPollVotes';
@@ -93,6 +94,7 @@ import { sendStatus } from './message/sendStatus';
 import { sendSticker } from './message/sendSticker';
 import { sendText } from './message/sendText';
 import { sendVideoNote } from './message/sendVideoNote';
+import { accountNotice, sendingProperty } from './message/sending/options';
 import { getEventIntegration } from './eventIntegration/get';
 import { setEventIntegration } from './eventIntegration/set';
 import { getSettings } from './settings/get';
@@ -106,8 +108,17 @@ import { getWebhook } from './webhook/get';
 import { setWebhook } from './webhook/set';
 
 /**
- * Every operation of the node, each resource's in the order of its dropdown (most used
- * first): adding one is a file, its import and one line here, at the place it should show.
+ * Every operation of the node: adding one is a file, its import and one line here, at the
+ * place it should show. This order is each resource's dropdown, and it follows the path a user
+ * walks with the resource:
+ *   1. make it or set it up: Create, Connect, Set, Accept Invite; for messages, Send (most used first);
+ *   2. look at it: Get before Get Many, then the other reads (Check Numbers, Get Participants…);
+ *   3. use and change it: Update, Add, Send Invite, Mark, Archive, Restart…;
+ *   4. undo or end it: Remove, Revoke, Leave, Log Out, Delete, last.
+ * A resource with parts (Chatbot: the bot, its settings, its OpenAI credentials) walks each part
+ * in turn, the thing itself first. The order is display only: a resource's default operation
+ * (resources.ts) stays what it was, wherever it is listed, since a saved node that kept its
+ * default stores no operation. test/contract/operationOrder.test.ts holds the rule.
  */
 export const OPERATIONS: readonly Operation[] = [
 	// Message
@@ -130,56 +141,57 @@ export const OPERATIONS: readonly Operation[] = [
 	getPollVotes,
 	getReceipts,
 	downloadMedia,
+	collectBurst,
 	markAsRead,
 	markAsPlayed,
 	deleteMessage,
 	// Chat
 	checkNumbers,
-	getManyChats,
 	getChat,
+	getManyChats,
 	getManyChannels,
 	sendPresence,
+	updateMessage,
 	markChatUnread,
 	archiveChat,
-	updateMessage,
 	// Contact
 	getManyContacts,
 	getProfile,
 	getProfilePicture,
 	updateBlock,
 	// Group
-	getManyGroups,
-	getGroup,
-	getParticipants,
 	createGroup,
-	updateParticipants,
+	acceptInvite,
+	getGroup,
+	getManyGroups,
+	getParticipants,
 	getInviteCode,
-	sendInvite,
+	getInviteInfo,
 	updateSubject,
 	updateDescription,
 	updatePicture,
 	updateSetting,
 	updateMemberAddMode,
 	setEphemeral,
+	updateParticipants,
+	sendInvite,
 	revokeInviteCode,
-	getInviteInfo,
-	acceptInvite,
 	leaveGroup,
 	// Profile
+	getBusinessProfile,
+	getPrivacy,
 	updateProfileName,
 	updateProfileStatus,
 	updateProfilePicture,
-	removeProfilePicture,
-	getPrivacy,
 	updatePrivacy,
-	getBusinessProfile,
+	removeProfilePicture,
 	// Instance
-	getState,
-	connectInstance,
 	createInstance,
+	connectInstance,
+	getState,
 	getManyInstances,
-	restartInstance,
 	setInstancePresence,
+	restartInstance,
 	logoutInstance,
 	deleteInstance,
 	// Label
@@ -193,8 +205,8 @@ export const OPERATIONS: readonly Operation[] = [
 	setWebhook,
 	getWebhook,
 	// Template
-	getManyTemplates,
 	createTemplate,
+	getManyTemplates,
 	updateTemplate,
 	deleteTemplate,
 	// Business
@@ -210,24 +222,24 @@ export const OPERATIONS: readonly Operation[] = [
 	getMedia,
 	getMediaUrl,
 	// Chatbot
-	getManyChatbots,
-	getChatbot,
 	createChatbot,
-	updateChatbot,
-	deleteChatbot,
+	getChatbot,
+	getManyChatbots,
 	getChatbotSessions,
+	updateChatbot,
 	changeChatbotStatus,
 	ignoreChatbotChat,
 	startTypebot,
+	deleteChatbot,
 	getChatbotSettings,
 	updateChatbotSettings,
-	getManyOpenAiCredentials,
 	createOpenAiCredential,
-	deleteOpenAiCredential,
+	getManyOpenAiCredentials,
 	getOpenAiModels,
+	deleteOpenAiCredential,
 	// Event Integration
-	getEventIntegration,
 	setEventIntegration,
+	getEventIntegration,
 ];
 
 /** The operations of a resource in dropdown order: their order in OPERATIONS. */
@@ -284,11 +296,21 @@ const INSTANCE_FIELD: INodeProperties = {
 	description: 'Name of the instance on the server (as shown in its manager)',
 };
 
-const labelsByOperation = new Map(OPERATIONS.map((operation) => [operation, fieldLabels([INSTANCE_FIELD, ...operation.properties])]));
+/**
+ * An operation's fields as the editor shows them: its own, and what the registry adds to every
+ * operation that sends a message (its notice where WhatsApp does not show it everywhere, the
+ * Sending options).
+ */
+export function fieldsOf(operation: Operation): INodeProperties[] {
+	const send = operation.sendsMessage;
+	return send ? [...accountNotice(send), ...operation.properties, sendingProperty(send)] : operation.properties;
+}
+
+const labelsByOperation = new Map(OPERATIONS.map((operation) => [operation, fieldLabels([INSTANCE_FIELD, ...fieldsOf(operation)])]));
 
 /** The labels of an operation's fields (and the Instance), as its errors name them. */
 export function labelsOf(operation: Operation): FieldLabels {
-	return labelsByOperation.get(operation) ?? fieldLabels([INSTANCE_FIELD, ...operation.properties]);
+	return labelsByOperation.get(operation) ?? fieldLabels([INSTANCE_FIELD, ...fieldsOf(operation)]);
 }
 
 /**
@@ -346,5 +368,5 @@ export const nodeProperties: INodeProperties[] = [
 	},
 	...shownResources.map(operationDropdown),
 	...instanceProperties(),
-	...OPERATIONS.flatMap((operation) => operation.properties.map((property) => shownFor(operation, property))),
+	...OPERATIONS.flatMap((operation) => fieldsOf(operation).map((property) => shownFor(operation, property))),
 ];

@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import { inputError } from '../../shared/errors';
+import { addChoices, choiceProblem, type FieldChoices } from './choices';
 import { queryValueProblem, segmentProblem } from '../../shared/requestParts';
 import { normaliseRecipient, quoted, splitList, unique } from './normalise';
 
@@ -101,6 +102,11 @@ export class ParameterSource {
 		return value;
 	}
 
+	/** Whether the node holds the parameter (a field hidden by its display conditions has none). */
+	has(name: string): boolean {
+		return Object.prototype.hasOwnProperty.call(this.stored, name);
+	}
+
 	private fieldPath(name: string): string[] | undefined {
 		if (!this.fieldPaths.has(name)) this.fieldPaths.set(name, fieldReferencePath(this.stored[name]));
 		return this.fieldPaths.get(name);
@@ -108,11 +114,13 @@ export class ParameterSource {
 }
 
 /**
- * Where a field is, by name: `text`, or `options.delay` for an option of a collection; with
- * the range each number field declares (`typeOptions.minValue`/`maxValue`), by label: the
- * editor keeps a typed number in it, an expression is checked against it here.
+ * Where a field is, by name (`text`, or `options.delay` for an option of a collection): the
+ * label the editor shows; for an option-type field the values its options allow; and, by
+ * label, the range each number field declares (`typeOptions.minValue`/`maxValue`): the editor
+ * keeps a typed number in it, an expression is checked against it here.
  */
 export interface FieldLabels extends ReadonlyMap<string, string> {
+	readonly choices?: ReadonlyMap<string, ReadonlySet<string>>;
 	readonly ranges?: ReadonlyMap<string, NumberRule>;
 }
 
@@ -134,13 +142,16 @@ function isPropertyCollection(option: unknown): option is INodePropertyCollectio
  * The labels the editor shows for an operation's fields, so an error names a field the way
  * the user sees it: `name` → its display name, `collection.option` → "Collection: Option",
  * and for a fixed collection `collection.group` → "Collection: Group" and
- * `collection.group.value` → "Collection: Group: Value".
+ * `collection.group.value` → "Collection: Group: Value". Fields of the same name shown under
+ * different conditions (a platform's own Bot Type) allow the options of all of them.
  */
 export function fieldLabels(properties: readonly INodeProperties[]): FieldLabels {
 	const labels = new Map<string, string>();
+	const choices: FieldChoices = new Map();
 	const ranges = new Map<string, NumberRule>();
 	const add = (path: string, label: string, property: INodeProperties) => {
 		if (!labels.has(path)) labels.set(path, label);
+		addChoices(choices, path, property);
 		const range = rangeOf(property);
 		if (range && !ranges.has(label)) ranges.set(label, range);
 	};
@@ -158,7 +169,7 @@ export function fieldLabels(properties: readonly INodeProperties[]): FieldLabels
 			}
 		}
 	}
-	return Object.assign(labels, { ranges });
+	return Object.assign(labels, { choices, ranges });
 }
 
 /** What a value is, in words, for an error about its type. */
@@ -191,8 +202,32 @@ export class ItemParameters {
 		return this.labels.get(path) ?? path;
 	}
 
+	/** A field's value as n8n resolves it; an option-type field's value is one of its options. */
 	raw<T>(name: string, fallback?: T): T {
-		return this.source.get(name, this.itemIndex, fallback) as T;
+		const value = this.source.get(name, this.itemIndex, fallback);
+		this.checkChoice(name, value);
+		return value as T;
+	}
+
+	/**
+	 * Every option-type field of the operation (top level; an option of a collection when the
+	 * collection is read) holds one of its options: checked for each item before its request is
+	 * built, so no operation can send a value the server's enum refuses.
+	 */
+	checkChoices(): void {
+		for (const path of this.labels.choices?.keys() ?? []) {
+			if (!path.includes('.') && this.source.has(path)) this.checkChoice(path, this.source.get(path, this.itemIndex, null));
+		}
+	}
+
+	/**
+	 * An option-type field's value (also one an expression gave) is one of its options, or
+	 * nothing: a value the server's enum refuses fails here, before any request.
+	 */
+	private checkChoice(path: string, value: unknown): void {
+		const allowed = this.labels.choices?.get(path);
+		const problem = allowed && choiceProblem(allowed, value);
+		if (problem) this.fail(this.label(path), problem);
 	}
 
 	fail(label: string, problem: string, hint?: string): never {
@@ -305,6 +340,12 @@ export class ItemParameters {
 		return this.checkRecipient(this.raw<unknown>(name, ''), label, anyJid);
 	}
 
+	/** A chat as the server's stored messages name it: a JID as given, a phone number as its `…@s.whatsapp.net` JID. */
+	chatJid(name: string, label = this.label(name)): string {
+		const recipient = this.recipient(name, true, label);
+		return recipient.includes('@') ? recipient : `${recipient}@s.whatsapp.net`;
+	}
+
 	/** With `anyJid`, a JID with any user part (a message key's chat, e.g. `status@broadcast`). */
 	checkRecipient(value: unknown, label: string, anyJid = false): string {
 		if (typeof value === 'number' && !Number.isSafeInteger(value)) {
@@ -367,6 +408,14 @@ export class ItemParameters {
 		const value = this.raw<unknown>(name, {});
 		if (value === undefined || value === null) return {};
 		if (typeof value !== 'object' || Array.isArray(value)) this.fail(label, `must be a collection of options, not ${kindOf(value)}`);
+		for (const [key, entry] of Object.entries(value as IDataObject)) {
+			this.checkChoice(`${name}.${key}`, entry);
+			// a fixed collection's groups: one entry, or a list of them
+			for (const group of Array.isArray(entry) ? entry : [entry]) {
+				if (group === null || typeof group !== 'object' || Array.isArray(group)) continue;
+				for (const [field, fieldValue] of Object.entries(group as IDataObject)) this.checkChoice(`${name}.${key}.${field}`, fieldValue);
+			}
+		}
 		return value as IDataObject;
 	}
 }

@@ -30,3 +30,9 @@ export const RESOURCES: readonly ResourceEntry[] = [
 	{ name: 'Chatbot', value: 'chatbot', description: 'Bots of the server\'s chatbot platforms (OpenAI, Typebot, Dify, Flowise, n8n, EvoAI, Evolution Bot) (v2 servers)', defaultOperation: 'getMany' },
 	{ name: 'Event Integration', value: 'eventIntegration', description: 'Event buses the instance\'s events go to: WebSocket, RabbitMQ, SQS, NATS, Pusher, Kafka (v2 servers)', defaultOperation: 'get' },
 ];
+
+/** How a sentence names an operation: its resource and its name, e.g. "Group → Update Member Add Mode". */
+export function operationTitle(operation: { resource: Resource; name: string }): string {
+	const resource = RESOURCES.find((entry) => entry.value === operation.resource)?.name ?? operation.resource;
+	return `${resource} → ${operation.name}`;
+}

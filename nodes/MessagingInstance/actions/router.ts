@@ -1,19 +1,23 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
-import { inputError, readableServerText, serverMessages } from '../../shared/errors';
+import { inputError, operationError, readableServerText, serverMessages } from '../../shared/errors';
 import { Redactor, secretsIn, secretsOfUrl } from '../../shared/redact';
-import { apiRequest, openConnection } from '../../shared/transport';
+import { pause as pauseFor } from '../../shared/pause';
+import { apiRequest, cancelSignalOf, openConnection } from '../../shared/transport';
 import { CLOUD_API_INTEGRATION, integrationIn, readWebhook, ROUTES } from '../../shared/routes';
 import { explainMissingRoute, isOlder, serverVersionOf, versionOrNewer } from '../../shared/serverVersion';
 import { dialectOf, type Dialect } from '../../shared/dialect';
 import { deriveSecret } from '../../MessagingInstanceTrigger/secret';
 import { findOperation, labelsOf } from './index';
+import { operationTitle } from './resources';
 import { ListShapeError, listShapeError, readPages } from './pages';
 import { ItemParameters, ParameterSource } from './parameters';
 import { FileOutput } from './fileOutput';
 import { findSentMessage, messageIdOf, nodeMessageId, runIndexOf, SendRecord } from './message/messageId';
+import { Campaign } from './message/sending/campaign';
 import type { BuiltRequest, Operation, OperationRun, Refusal } from './types';
+import { withStoredObject } from './updates';
 
 /** The operation's request for one item: its whole request, or its body and query. */
 async function buildRequest(operation: Operation, params: ItemParameters, dialect: Dialect, run: OperationRun): Promise<BuiltRequest> {
@@ -75,6 +79,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	if (!operation) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not known`);
 	}
+	const startedAt = Date.now();
 	const connection = await openConnection(this);
 	const dialect = connection.dialect;
 	const route = typeof operation.path === 'function' ? operation.path(dialect) : operation.path;
@@ -109,6 +114,12 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	// An operation that waits reads its limit before the first send; it waits once, for all items.
 	const waitTill = operation.waitsForAnswer?.(new ItemParameters(parameters, 0, labels));
 	let sentCount = 0;
+	// An operation's wait: n8n's own sleep, ended by the execution's cancel signal (never a timer of ours).
+	const pause = async (ms: number) => await pauseFor(ms, cancelSignalOf(this));
+	// A send's Sending options (pace, typing, rate limits, accounts checked, stop): message/sending/.
+	const campaign = operation.sendsMessage
+		? await Campaign.open(this, operation.sendsMessage, connection, (itemIndex) => new ItemParameters(parameters, itemIndex, labels))
+		: undefined;
 	// The integration of each instance, asked once per execution (undefined: the server did not say).
 	const integrations = new Map<string, string | undefined>();
 	const integrationOf = async (instance: string, secrets: string[], itemIndex: number): Promise<string | undefined> => {
@@ -143,12 +154,16 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	};
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
+			const held = campaign?.held(itemIndex);
+			if (held) {
+				output.push({ json: held, pairedItem: { item: itemIndex } });
+				continue;
+			}
 			if (operation.v2Only && !dialect.servesV2Routes) {
-				throw inputError(
+				throw operationError(
 					this.getNode(),
 					itemIndex,
-					'Operation',
-					`${operation.name} needs a v2.x server`,
+					`${operationTitle(operation)} needs an Evolution API v2.x server; the credential's Server Dialect is the ${dialect.label}`,
 					'Set the credential\'s Server Dialect to "Server v2.x" if the server runs version 2; servers of the documented interface do not have this route.',
 				);
 			}
@@ -156,16 +171,16 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 			if (minimum !== undefined) {
 				const version = await serverVersionOf(this, connection);
 				if (isOlder(version, minimum)) {
-					throw inputError(
+					throw operationError(
 						this.getNode(),
 						itemIndex,
-						'Operation',
-						`${operation.name} needs ${versionOrNewer(minimum)}; the server runs ${version}`,
+						`${operationTitle(operation)} needs ${versionOrNewer(minimum)}; this server is ${version}`,
 						'Upgrade the server, or choose another operation. If it was upgraded, set the credential\'s Server Version to "Detect Automatically" or to the new version.',
 					);
 				}
 			}
 			const params = new ItemParameters(parameters, itemIndex, labels);
+			params.checkChoices();
 			const instance = operation.scope === 'server' ? undefined : params.instanceName();
 			let itemDialect = dialect;
 			if (dialect.servesV2Routes && operation.needsServerVersion?.(params)) {
@@ -173,7 +188,9 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 				if (version !== undefined) itemDialect = dialectOf(dialect.name, version);
 			}
 			const itemRoute = operation.itemPath ? operation.itemPath(params) : route;
-			const request = await buildRequest(operation, params, itemDialect, run);
+			const request = await withStoredObject(operation, params, await buildRequest(operation, params, itemDialect, run), async (read) =>
+				await apiRequest(this, connection, { method: 'GET', route: read, instance, secrets: [...itemSecrets] }, itemIndex),
+			);
 			params.checkQuery(request.query);
 			learn(request);
 			// The item's own fields are checked (the request built) before the server is asked about the instance.
@@ -184,7 +201,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 						this.getNode(),
 						itemIndex,
 						'Instance',
-						`${operation.name} works only with WhatsApp Cloud API instances; "${instance}" is a ${integration === 'WHATSAPP-BAILEYS' ? 'Baileys' : integration} instance (${integration})`,
+						`${operationTitle(operation)} works only with WhatsApp Cloud API instances; "${instance}" is a ${integration === 'WHATSAPP-BAILEYS' ? 'Baileys' : integration} instance (${integration})`,
 						`Message templates are Meta's: they exist only for instances of the integration ${CLOUD_API_INTEGRATION} (WhatsApp Cloud API, with a business ID and Meta token). Choose such an instance.`,
 					);
 				}
@@ -213,27 +230,28 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 				file?.checkAnswer();
 				return response;
 			};
+			const waitMs = operation.waitsBeforeRequest?.(params);
+			if (waitMs !== undefined) await pause(startedAt + waitMs - Date.now());
 			let results: IDataObject[];
-			if (operation.pagination) {
+			if (operation.readAnswer) {
+				results = await operation.readAnswer(params, request, { ask: send, pause, startedAt });
+			} else if (operation.pagination) {
 				results = await readPages(this.getNode(), operation.pagination, params, request, send, connection.timeoutMs);
 			} else {
 				const messageId = sends ? messageIdOf(request) : undefined;
 				if (sends && messageId !== undefined) sends.claim(messageId, itemIndex, params);
+				const lookUp = async () => {
+					const stored = await findSentMessage(this, connection, { instance, messageId: messageId as string, chat: request.body?.number, secrets: [...itemSecrets], itemIndex });
+					learn(stored);
+					return stored;
+				};
+				const attempt = async () =>
+					campaign ? await campaign.send(async () => await send(campaign.typed(request)), messageId !== undefined ? lookUp : undefined) : await send(request);
 				// A send n8n retries may have gone out in the try before: then the stored message answers.
-				const response =
-					sends && messageId !== undefined
-						? await sends.sendOnce(
-								itemIndex,
-								async () => {
-									const stored = await findSentMessage(this, connection, { instance, messageId, chat: request.body?.number, secrets: [...itemSecrets], itemIndex });
-									learn(stored);
-									return stored;
-								},
-								async () => await send(request),
-							)
-						: await send(request);
+				const response = sends && messageId !== undefined ? await sends.sendOnce(itemIndex, lookUp, attempt) : await attempt();
 				results = operation.toItems ? operation.toItems(response, params) : [asItemJson(response)];
 				if (messageId !== undefined) results = results.map((result) => ({ ...result, messageId: sentIdOf(result) ?? messageId }));
+				if (campaign) results = campaign.sent(results);
 			}
 			for (const record of results) {
 				const json = redactedOutput(operation, redactor, record);
@@ -251,14 +269,16 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 					: new NodeOperationError(this.getNode(), caught as Error, { itemIndex }),
 			);
 			if (operation.minServerVersion !== undefined) {
-				error = explainMissingRoute(error, operation.name, operation.minServerVersion, this.getNode().type.endsWith('Tool'));
+				error = explainMissingRoute(error, operationTitle(operation), operation.minServerVersion, this.getNode().type.endsWith('Tool'));
 			}
 			const refusal = refusalOf(operation, error);
 			if (refusal) error = inputError(this.getNode(), itemIndex, labels.get(refusal.field) ?? refusal.field, refusal.problem, refusal.hint);
+			const outcome = campaign?.failed(error);
 			if (this.continueOnFail()) {
 				const httpCode = (error as { httpCode?: string | null }).httpCode;
 				output.push({
 					json: redactor.deep({
+						...outcome,
 						error: error.message,
 						...(error.description ? { description: error.description } : {}),
 						...(httpCode ? { httpCode } : {}),

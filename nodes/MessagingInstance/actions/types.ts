@@ -131,16 +131,70 @@ export interface Operation {
 	 */
 	waitsForAnswer?(params: ItemParameters): Date;
 	/**
+	 * The item waits before its first request (Collect Burst: until the contact has been quiet),
+	 * this many milliseconds after the node started: the router pauses with n8n-workflow's
+	 * sleep on the execution's cancel signal (shared/pause.ts), so a stopped execution stops waiting.
+	 * Measured from the node's start, the items of one run wait together, not one after another.
+	 * Read after the item's request is built, so bad input fails before any wait.
+	 */
+	waitsBeforeRequest?(params: ItemParameters): number;
+	/**
+	 * The operation reads its answer in several requests (and may pause between them) and makes
+	 * the item's outputs itself — none when this item has nothing to output. Each request goes
+	 * the router's way (`ask`: errors, secrets, timeout); `pause` is the router's cancellable
+	 * wait. Without it, one request (or `pagination`) answers the item.
+	 */
+	readAnswer?(params: ItemParameters, request: BuiltRequest, exchange: Exchange): Promise<IDataObject[]>;
+	/**
 	 * The send carries a message id (`body.messageId`, see message/messageId.ts): its output
 	 * item names the id, and when n8n runs the node again in the same execution the router
 	 * looks the id up and sends only when the server does not have the message.
 	 */
 	carriesMessageId?: boolean;
 	/**
+	 * The operation sends a message: the registry adds the Sending options (pace, typing, rate
+	 * limits, accounts checked, stop) and the router honours them (message/sending/).
+	 */
+	sendsMessage?: MessageSend;
+	/**
 	 * Refusals of the server (a 4xx whose text matches) that mean the item's field names the
 	 * wrong thing: the error then names the field and the item, and says what to do.
 	 */
 	refusals?: readonly Refusal[];
+	/**
+	 * How an operation that changes a stored object keeps what the user did not set. Every
+	 * operation that sets or updates something declares it (a contract test holds that), and the
+	 * router honours a read-modify-write.
+	 */
+	update?: UpdateRule;
+}
+
+/**
+ * - `sendOnlyWhatIsSet`: the body carries only the fields the item sets, and the server keeps
+ *   every stored field a body leaves out (or the body is the one value the operation changes);
+ * - `readModifyWrite`: the server requires the whole object and stores it as sent, so the
+ *   router reads the stored one first (GET `read`) and `merge` lays the item's fields over it.
+ */
+export type UpdateRule =
+	| { rule: 'sendOnlyWhatIsSet' }
+	| {
+			rule: 'readModifyWrite';
+			/** The instance route (GET) that answers the stored object. */
+			read(params: ItemParameters): string;
+			/** The body sent: the stored object (as `read` answered it) with the item's request body over it. */
+			merge(stored: unknown, body: IDataObject, params: ItemParameters): IDataObject;
+	  };
+/** What the Sending options need to know of a send. */
+export interface MessageSend {
+	/**
+	 * The presence the server shows during the body's `delay` before it sends (its
+	 * sendMessageWithTyping); left out where the server ignores `delay` for this send.
+	 */
+	typing?: 'composing' | 'recording';
+	/** The recipient is the item's `number` parameter, so it can be checked for an account. */
+	toNumber: boolean;
+	/** WhatsApp does not show this message type on every account: the operation shows a notice. */
+	notShownOnEveryAccount?: string;
 }
 
 /** A server's refusal the operation explains in terms of one of its fields. */
@@ -168,6 +222,16 @@ export interface OperationRun {
 	 * status and the answer, whatever the status.
 	 */
 	postToN8n(url: string, body: IDataObject, headers: Record<string, string>): Promise<{ status: number; body: unknown }>;
+}
+
+/** What the router lends an operation that reads its answer itself (`readAnswer`). */
+export interface Exchange {
+	/** Sends one request of the item, as the router sends any (its route unless `built.route`). */
+	ask(built: BuiltRequest): Promise<unknown>;
+	/** Waits, stopping with an error when the execution is cancelled. */
+	pause(ms: number): Promise<void>;
+	/** When the node started this run (ms since the epoch, n8n's clock). */
+	startedAt: number;
 }
 
 /** The request an operation built for one item. */

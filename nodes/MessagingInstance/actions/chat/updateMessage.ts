@@ -11,6 +11,7 @@ export const updateMessage: Operation = {
 	value: 'updateMessage',
 	name: 'Update Message',
 	action: 'Edit a sent message',
+	update: { rule: 'sendOnlyWhatIsSet' },
 	description: 'Replace the text of a message this instance sent',
 	properties: [
 		{

@@ -6,6 +6,7 @@ export const changeChatbotStatus: Operation = {
 	value: 'changeStatus',
 	name: 'Change Status',
 	action: 'Change a chatbot conversation status',
+	update: { rule: 'sendOnlyWhatIsSet' },
 	description: 'Pause, resume, close or delete the platform\'s conversation with a chat',
 	v2Only: true,
 	properties: [

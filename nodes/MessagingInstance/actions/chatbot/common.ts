@@ -1,6 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { normaliseRecipient } from '../normalise';
 import type { ItemParameters } from '../parameters';
 import { picker } from '../pickers';
 import { BOT_PLATFORMS, platformOf, type BotPlatform, type PlatformField } from './platforms';
@@ -70,11 +69,8 @@ export function chatProperty(description: string): INodeProperties {
 }
 
 export function readChat(params: ItemParameters, name = 'remoteJid'): string {
-	const label = params.label(name);
-	const value = params.text(name, label).trim();
-	const normalised = normaliseRecipient(value, true);
-	if ('problem' in normalised) return params.fail(label, normalised.problem, 'Enter a JID such as 5511999990000@s.whatsapp.net, or a phone number with country code.');
-	return normalised.value.includes('@') ? normalised.value : `${normalised.value}@s.whatsapp.net`;
+	params.text(name);
+	return params.chatJid(name);
 }
 
 /**
@@ -142,15 +138,16 @@ export function readPlatformFields(params: ItemParameters, fields: readonly Plat
 	return into;
 }
 
-const onlyFor = (kinds: (platform: BotPlatform) => boolean) => ({
-	show: { '/kind': BOT_PLATFORMS.filter(kinds).map((platform) => platform.value) },
-});
-
-/** How a bot behaves in a conversation: on bots an option (the server's settings fill the gaps), in the settings a field. */
+/**
+ * How a bot behaves in a conversation: on bots an option (the server's settings fill the gaps),
+ * in the settings a field. Every platform has every one: the shared controller stores them
+ * all (base-chatbot.controller.ts), its emit waits Debounce Time for every platform, and each
+ * platform's service (Typebot's and OpenAI's too) sends through the shared service's
+ * `sendMessageWhatsApp`, which reads Split Messages and Time per Character; Typebot's and
+ * OpenAI's services read Keep Open themselves, the others' through the shared service.
+ */
 interface Behaviour {
 	property: INodeProperties;
-	/** The platforms with it. */
-	has(platform: BotPlatform): boolean;
 	read(params: ItemParameters, value: unknown, label: string): string | number | boolean | string[];
 }
 
@@ -168,49 +165,37 @@ const jidList = (params: ItemParameters, value: unknown, label: string) => {
 	return [...new Set(entries.map((entry) => entry.trim()).filter((entry) => entry !== ''))];
 };
 
-const everyPlatform = () => true;
-const keepsOpen = (platform: BotPlatform) => platform.keepsOpen;
-const splitsMessages = (platform: BotPlatform) => platform.splitsMessages;
-
 const BEHAVIOURS: Behaviour[] = [
 	{
 		property: { displayName: 'Expire After (Minutes)', name: 'expire', type: 'number', typeOptions: { minValue: 0, maxValue: 525_600 }, default: 0, description: 'Minutes without a message after which a conversation with the bot ends (0: never)' },
-		has: everyPlatform,
 		read: wholeNumber,
 	},
 	{
 		property: { displayName: 'Keyword to End', name: 'keywordFinish', type: 'string', default: '', placeholder: '#stop', description: 'A message that ends the conversation with the bot' },
-		has: everyPlatform,
 		read: someText,
 	},
 	{
 		property: { displayName: 'Typing Delay (Milliseconds)', name: 'delayMessage', type: 'number', typeOptions: { minValue: 0, maxValue: 300_000 }, default: 1000, description: 'How long the bot shows "typing…" before each answer' },
-		has: everyPlatform,
 		read: wholeNumber,
 	},
 	{
 		property: { displayName: 'Unknown Message Answer', name: 'unknownMessage', type: 'string', default: '', description: 'What the bot answers to a message it cannot read (e.g. a sticker)' },
-		has: everyPlatform,
 		read: someText,
 	},
 	{
 		property: { displayName: 'Listen to Own Messages', name: 'listeningFromMe', type: 'boolean', default: false, description: 'Whether messages this instance sends also go to the bot' },
-		has: everyPlatform,
 		read: aFlag,
 	},
 	{
 		property: { displayName: 'Stop When I Write', name: 'stopBotFromMe', type: 'boolean', default: false, description: 'Whether a message this instance sends by hand pauses the bot in that chat' },
-		has: everyPlatform,
 		read: aFlag,
 	},
 	{
 		property: { displayName: 'Keep Open', name: 'keepOpen', type: 'boolean', default: false, description: 'Whether an ended conversation is kept (closed) instead of deleted, so the bot does not start again in that chat' },
-		has: keepsOpen,
 		read: aFlag,
 	},
 	{
 		property: { displayName: 'Debounce Time (Seconds)', name: 'debounceTime', type: 'number', typeOptions: { minValue: 0, maxValue: 3_600 }, default: 0, description: 'Seconds the bot waits for more messages before it answers them together' },
-		has: keepsOpen,
 		read: wholeNumber,
 	},
 	{
@@ -223,17 +208,14 @@ const BEHAVIOURS: Behaviour[] = [
 			placeholder: '5511999990000@s.whatsapp.net, @g.us',
 			description: 'JIDs the bot never answers, separated by commas or new lines; "@g.us" stands for every group, "@s.whatsapp.net" for every person',
 		},
-		has: everyPlatform,
 		read: jidList,
 	},
 	{
 		property: { displayName: 'Split Messages', name: 'splitMessages', type: 'boolean', default: false, description: 'Whether a long answer goes out as several messages, one per paragraph' },
-		has: splitsMessages,
 		read: aFlag,
 	},
 	{
 		property: { displayName: 'Time per Character (Milliseconds)', name: 'timePerChar', type: 'number', typeOptions: { minValue: 0, maxValue: 10_000 }, default: 0, description: 'Typing time per character of a split answer' },
-		has: splitsMessages,
 		read: wholeNumber,
 	},
 ];
@@ -246,24 +228,22 @@ export function botOptionsProperty(): INodeProperties {
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: BEHAVIOURS.map((behaviour) =>
-			behaviour.has === everyPlatform ? behaviour.property : { ...behaviour.property, displayOptions: onlyFor(behaviour.has) },
-		),
+		options: BEHAVIOURS.map((behaviour) => behaviour.property),
 	};
 }
 
-export function readBotOptions(params: ItemParameters, platform: BotPlatform): IDataObject {
+export function readBotOptions(params: ItemParameters): IDataObject {
 	const options = params.collection('options');
 	const body: IDataObject = {};
 	for (const behaviour of BEHAVIOURS) {
 		const { name } = behaviour.property;
-		if (!behaviour.has(platform) || options[name] === undefined) continue;
+		if (options[name] === undefined) continue;
 		body[name] = behaviour.read(params, options[name], params.label(`options.${name}`));
 	}
 	return body;
 }
 
-/** The settings' behaviour fields, each shown for the platforms with it. */
+/** The settings' behaviour fields. */
 export function settingsProperties(): INodeProperties[] {
 	return BEHAVIOURS.map((behaviour) => {
 		const property = { ...behaviour.property };
@@ -273,20 +253,24 @@ export function settingsProperties(): INodeProperties[] {
 		if (property.name === 'unknownMessage') property.default = 'Sorry, I don\'t understand';
 		if (property.name === 'listeningFromMe' || property.name === 'stopBotFromMe') property.default = true;
 		if (property.name === 'debounceTime') property.default = 1;
-		if (behaviour.has === everyPlatform) return property;
-		return { ...property, displayOptions: { show: { kind: BOT_PLATFORMS.filter(behaviour.has).map((platform) => platform.value) } } };
+		if (property.name === 'ignoreJids') property.description = `${property.description}. Left empty, the stored list stays.`;
+		return property;
 	});
 }
 
-export function readSettings(params: ItemParameters, platform: BotPlatform): IDataObject {
+/** The settings of the item; an empty Ignored Chats is left out (the stored list stays, see updateSettings.ts). */
+export function readSettings(params: ItemParameters): IDataObject {
 	const body: IDataObject = {};
 	for (const behaviour of BEHAVIOURS) {
 		const { name } = behaviour.property;
-		if (!behaviour.has(platform)) continue;
-		body[name] = behaviour.read(params, params.raw<unknown>(name, behaviour.property.default), params.label(name));
+		const value = behaviour.read(params, params.raw<unknown>(name, behaviour.property.default), params.label(name));
+		if (!(Array.isArray(value) && value.length === 0)) body[name] = value;
 	}
 	return body;
 }
+
+/** The names of the settings' behaviour fields: what the server's settings hold besides a platform's own. */
+export const BEHAVIOUR_NAMES: readonly string[] = BEHAVIOURS.map((behaviour) => behaviour.property.name);
 
 export const TRIGGER_PROPERTIES: INodeProperties[] = [
 	{
@@ -361,5 +345,5 @@ export function readBot(params: ItemParameters): IDataObject {
 	const { enabled, description, ...trigger } = readTrigger(params);
 	const body: IDataObject = { enabled, ...(description !== undefined ? { description } : {}) };
 	readPlatformFields(params, platform.fields, body);
-	return { ...body, ...trigger, ...readBotOptions(params, platform) };
+	return { ...body, ...trigger, ...readBotOptions(params) };
 }

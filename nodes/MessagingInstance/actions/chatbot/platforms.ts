@@ -37,10 +37,6 @@ export interface BotPlatform {
 	name: string;
 	/** The platform's own fields of a bot, in the order shown (Create and Update). */
 	fields: PlatformField[];
-	/** Whether its bots and settings have Keep Open and Debounce Time (not Typebot's bots). */
-	keepsOpen: boolean;
-	/** Whether its bots and settings have Split Messages and Time per Character. */
-	splitsMessages: boolean;
 	/** Whether its settings schema requires Keep Open, Debounce Time and Ignored JIDs. */
 	settingsRequireAll: boolean;
 	/** Fields of its default settings beyond the shared ones. */
@@ -141,8 +137,6 @@ export const BOT_PLATFORMS: readonly BotPlatform[] = [
 				required: true,
 			},
 		],
-		keepsOpen: true,
-		splitsMessages: false,
 		settingsRequireAll: true,
 		settingsFields: [
 			{ property: openAiCredentialProperty('openaiCredsId', 'The credential the settings use (e.g. to transcribe audio)'), format: 'text', required: true },
@@ -159,8 +153,6 @@ export const BOT_PLATFORMS: readonly BotPlatform[] = [
 			text('Typebot URL', 'url', 'Address of the Typebot server', 'https://typebot.example.com', true),
 			text('Typebot', 'typebot', 'Public ID of the flow on that server', 'my-typebot-abc123', true),
 		],
-		keepsOpen: false,
-		splitsMessages: false,
 		settingsRequireAll: false,
 	},
 	{
@@ -188,16 +180,12 @@ export const BOT_PLATFORMS: readonly BotPlatform[] = [
 			text('API URL', 'apiUrl', 'Address of the Dify API', 'https://api.dify.ai/v1'),
 			secret('API Key', 'apiKey', API_KEY_DESCRIPTION),
 		],
-		keepsOpen: true,
-		splitsMessages: true,
 		settingsRequireAll: true,
 	},
 	{
 		value: 'flowise',
 		name: 'Flowise',
 		fields: [text('API URL', 'apiUrl', 'Address of the Flowise prediction API of the flow', 'https://flowise.example.com/api/v1/prediction/…', true), secret('API Key', 'apiKey', API_KEY_DESCRIPTION)],
-		keepsOpen: true,
-		splitsMessages: true,
 		settingsRequireAll: true,
 	},
 	{
@@ -208,24 +196,18 @@ export const BOT_PLATFORMS: readonly BotPlatform[] = [
 			text('Basic Auth User', 'basicAuthUser', 'User name of the webhook\'s basic authentication'),
 			secret('Basic Auth Password', 'basicAuthPass', 'Password of the webhook\'s basic authentication; left empty, an update keeps the stored one. Never shown in the output.'),
 		],
-		keepsOpen: true,
-		splitsMessages: true,
 		settingsRequireAll: true,
 	},
 	{
 		value: 'evoai',
 		name: 'EvoAI',
 		fields: [text('Agent URL', 'agentUrl', 'Address of the EvoAI agent', 'https://evoai.example.com/api/v1/a2a/…', true), secret('API Key', 'apiKey', API_KEY_DESCRIPTION)],
-		keepsOpen: true,
-		splitsMessages: true,
 		settingsRequireAll: true,
 	},
 	{
 		value: 'evolutionBot',
 		name: 'Evolution Bot',
 		fields: [text('API URL', 'apiUrl', 'Address of the bot\'s API', 'https://bot.example.com/api', true), secret('API Key', 'apiKey', API_KEY_DESCRIPTION)],
-		keepsOpen: true,
-		splitsMessages: true,
 		settingsRequireAll: true,
 	},
 ];

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isEmptyAnswer } from '../eventIntegration/common';
 import type { Operation } from '../types';
 import { chatProperty, readChat } from './common';
 
@@ -52,7 +53,10 @@ export const startTypebot: Operation = {
 	],
 	path: '/typebot/start',
 	buildBody: (params) => {
-		const body: IDataObject = { remoteJid: readChat(params), url: params.text('url').trim(), typebot: params.text('typebot').trim() };
+		const remoteJid = readChat(params);
+		// The server returns nothing for Status (an empty 200), which would read as a start.
+		if (remoteJid === 'status@broadcast') params.fail(params.label('remoteJid'), 'cannot be Status (status@broadcast): a Typebot flow starts in a chat', 'Enter the JID or phone number of a person or a group.');
+		const body: IDataObject = { remoteJid, url: params.text('url').trim(), typebot: params.text('typebot').trim() };
 		const options = params.collection('options');
 		if (options.startSession !== undefined) body.startSession = params.checkFlag(options.startSession, params.label('options.startSession'));
 		const given = (options.variables as { variable?: unknown } | undefined)?.variable;
@@ -65,6 +69,17 @@ export const startTypebot: Operation = {
 			});
 		}
 		return body;
+	},
+	// The server's controller catches a failed call to the Typebot server and returns nothing: an empty 200.
+	toItems: (response, params) => {
+		if (isEmptyAnswer(response)) {
+			return params.fail(
+				'Operation',
+				'failed on the server: it could not start the flow (it answered with nothing)',
+				'The server\'s call to the Typebot server failed. Check the Typebot URL and the flow\'s public ID (Typebot), and that the Evolution API server can reach that address; its log has the error.',
+			);
+		}
+		return [response as IDataObject];
 	},
 };
 

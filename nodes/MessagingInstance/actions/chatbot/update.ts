@@ -7,6 +7,7 @@ export const updateChatbot: Operation = {
 	value: 'update',
 	name: 'Update',
 	action: 'Update a chatbot',
+	update: { rule: 'sendOnlyWhatIsSet' },
 	description: 'Change a bot of the platform: its trigger, its platform fields and its options',
 	v2Only: true,
 	properties: [kindProperty(), botIdProperty(), ...platformProperties((platform) => platform.fields), ...TRIGGER_PROPERTIES, botOptionsProperty()],

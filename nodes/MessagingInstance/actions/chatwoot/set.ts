@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../types';
+import { storedRecord } from '../updates';
 
 const WHEN_ENABLED = { show: { chatwootEnabled: [true] } };
 
@@ -24,10 +25,10 @@ export const setChatwoot: Operation = {
 	value: 'set',
 	name: 'Set',
 	action: 'Set the Chatwoot integration',
-	description: 'Connect the instance to a Chatwoot inbox, or disconnect it (needs Chatwoot enabled on the server)',
+	description: 'Connect the instance to a Chatwoot inbox, or switch it off keeping the stored connection (needs Chatwoot enabled on the server)',
 	v2Only: true,
 	properties: [
-		{ displayName: 'Enabled', name: 'chatwootEnabled', type: 'boolean', default: true, description: 'Whether the instance forwards its chats to Chatwoot (off disconnects it)' },
+		{ displayName: 'Enabled', name: 'chatwootEnabled', type: 'boolean', default: true, description: 'Whether the instance forwards its chats to Chatwoot (off keeps the stored URL, account, token and options)' },
 		{ displayName: 'Chatwoot URL', name: 'url', type: 'string', default: '', required: true, placeholder: 'https://chatwoot.example.com', displayOptions: WHEN_ENABLED, description: 'Address of the Chatwoot server' },
 		{ displayName: 'Account ID', name: 'accountId', type: 'string', default: '', required: true, placeholder: '1', displayOptions: WHEN_ENABLED, description: 'ID of the Chatwoot account' },
 		{
@@ -47,10 +48,8 @@ export const setChatwoot: Operation = {
 	],
 	path: '/chatwoot/set',
 	buildBody: (params) => {
-		// `nameInbox` always goes along: "" lets the server name the inbox after the instance.
-		if (!params.flag('chatwootEnabled')) {
-			return { enabled: false, accountId: '', token: '', url: '', signMsg: false, reopenConversation: false, conversationPending: false, nameInbox: '' };
-		}
+		// Switched off, the stored connection stays: the merge sends it back with `enabled: false`.
+		if (!params.flag('chatwootEnabled')) return { enabled: false };
 		const url = params.text('url').trim();
 		if (!/^https?:\/\/[^\s/?#]+/i.test(url)) params.fail(params.label('url'), 'must be an http:// or https:// address');
 		const body: IDataObject = {
@@ -61,7 +60,6 @@ export const setChatwoot: Operation = {
 			signMsg: params.flag('signMsg'),
 			reopenConversation: params.flag('reopenConversation'),
 			conversationPending: params.flag('conversationPending'),
-			nameInbox: '',
 		};
 		const options = params.collection('options');
 		for (const option of OPTIONS) {
@@ -78,4 +76,25 @@ export const setChatwoot: Operation = {
 		}
 		return body;
 	},
+	/**
+	 * The server's schema requires the connection in every body, and its update stores what it
+	 * is sent (an empty Inbox Name becomes the instance's name). The stored connection goes back
+	 * with the item's fields over it; options the body leaves out the server keeps.
+	 */
+	update: {
+		rule: 'readModifyWrite',
+		read: () => '/chatwoot/find',
+		merge: (stored, body) => {
+			const current = storedRecord(stored);
+			const kept: IDataObject = {};
+			for (const key of STORED_TEXTS) kept[key] = typeof current[key] === 'string' ? current[key] : '';
+			for (const key of STORED_SWITCHES) kept[key] = current[key] === true;
+			if (current.signMsg === true && body.signMsg !== false && typeof current.signDelimiter === 'string') kept.signDelimiter = current.signDelimiter;
+			return { ...kept, ...body };
+		},
+	},
 };
+
+/** What the schema requires in every body, and the inbox name the server would otherwise replace. */
+const STORED_TEXTS = ['accountId', 'token', 'url', 'nameInbox'];
+const STORED_SWITCHES = ['signMsg', 'reopenConversation', 'conversationPending'];

@@ -6,6 +6,7 @@ export const updateBlock: Operation = {
 	value: 'updateBlock',
 	name: 'Block or Unblock',
 	action: 'Block or unblock a contact',
+	update: { rule: 'sendOnlyWhatIsSet' },
 	description: 'Block a number, or unblock it',
 	v2Only: true,
 	properties: [

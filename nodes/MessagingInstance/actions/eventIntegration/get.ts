@@ -16,6 +16,14 @@ export const getEventIntegration: Operation = {
 	path: `/${EVENT_BUSES[0].value}/find`,
 	itemPaths: EVENT_BUSES.map((bus) => `/${bus.value}/find`),
 	itemPath: (params) => `/${readEventBus(params).value}/find`,
-	// None saved (or the integration off on the server): the server answers null or nothing.
-	toItems: (response) => (isEmptyAnswer(response) ? [{ enabled: false, events: [] }] : [response as IDataObject]),
+	// Nothing saved: the server answers null. The bus switched off in the server's environment:
+	// its controller returns nothing, an empty body, which is no "off" of this instance's.
+	toItems: (response, params) => {
+		if (response === null) return [{ enabled: false, events: [] }];
+		if (isEmptyAnswer(response)) {
+			const bus = readEventBus(params);
+			return params.fail('Operation', `cannot read it: the ${bus.name} integration is turned off on the server`, `The server's administrator turns it on with ${bus.serverSwitch}=true in its environment.`);
+		}
+		return [response as IDataObject];
+	},
 };

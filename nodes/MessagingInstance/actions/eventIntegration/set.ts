@@ -10,6 +10,7 @@ export const setEventIntegration: Operation = {
 	value: 'set',
 	name: 'Set',
 	action: 'Set an event integration',
+	update: { rule: 'sendOnlyWhatIsSet' },
 	description: 'Send the instance\'s events to an event bus, or stop sending them',
 	v2Only: true,
 	properties: [

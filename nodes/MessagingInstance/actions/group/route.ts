@@ -9,7 +9,7 @@ import type { Operation } from '../types';
  * group route of the server reads it; POST routes add their own body.
  */
 export function groupRoute(
-	spec: Pick<Operation, 'value' | 'name' | 'action' | 'description' | 'toItems' | 'pagination'> & {
+	spec: Pick<Operation, 'value' | 'name' | 'action' | 'description' | 'toItems' | 'pagination' | 'update'> & {
 		method: IHttpRequestMethods;
 		path: string;
 		properties?: INodeProperties[];

@@ -7,6 +7,7 @@ export const setEphemeral = groupRoute({
 	value: 'setEphemeral',
 	name: 'Set Disappearing Messages',
 	action: 'Set disappearing messages in a group',
+	update: { rule: 'sendOnlyWhatIsSet' },
 	description: 'Make new messages disappear after a while, or keep them',
 	method: 'POST',
 	path: '/group/toggleEphemeral',

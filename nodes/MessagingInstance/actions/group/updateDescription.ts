@@ -4,6 +4,7 @@ export const updateDescription = groupRoute({
 	value: 'updateDescription',
 	name: 'Update Description',
 	action: 'Change the description of a group',
+	update: { rule: 'sendOnlyWhatIsSet' },
 	description: 'Change the text under the group\'s name',
 	method: 'POST',
 	path: '/group/updateGroupDescription',

@@ -9,6 +9,7 @@ export const updateMemberAddMode = {
 		value: 'updateMemberAddMode',
 		name: 'Update Member Add Mode',
 		action: 'Choose who can add members to a group',
+		update: { rule: 'sendOnlyWhatIsSet' },
 		description: 'Choose whether only admins or all members can add people to the group (Evolution API 2.4)',
 		method: 'POST',
 		path: '/group/updateMemberAddMode',

@@ -7,6 +7,7 @@ export const updateParticipants = groupRoute({
 	value: 'updateParticipants',
 	name: 'Update Participants',
 	action: 'Add, remove, promote or demote participants',
+	update: { rule: 'sendOnlyWhatIsSet' },
 	description: 'Add or remove people, or make them admins or not',
 	method: 'POST',
 	path: '/group/updateParticipant',

@@ -5,6 +5,7 @@ export const updatePicture = groupRoute({
 	value: 'updatePicture',
 	name: 'Update Picture',
 	action: 'Change the picture of a group',
+	update: { rule: 'sendOnlyWhatIsSet' },
 	description: 'Set the group\'s picture from binary data, a URL or base64',
 	method: 'POST',
 	path: '/group/updateGroupPicture',

@@ -6,6 +6,7 @@ export const updateSetting = groupRoute({
 	value: 'updateSetting',
 	name: 'Update Setting',
 	action: 'Change who can send or edit in a group',
+	update: { rule: 'sendOnlyWhatIsSet' },
 	description: 'Choose whether only admins can send messages or edit the group\'s info',
 	method: 'POST',
 	path: '/group/updateSetting',

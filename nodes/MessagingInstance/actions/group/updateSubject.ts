@@ -4,6 +4,7 @@ export const updateSubject = groupRoute({
 	value: 'updateSubject',
 	name: 'Update Subject',
 	action: 'Rename a group',
+	update: { rule: 'sendOnlyWhatIsSet' },
 	description: 'Change the group\'s subject (its name)',
 	method: 'POST',
 	path: '/group/updateGroupSubject',

@@ -5,6 +5,7 @@ export const setInstancePresence: Operation = {
 	value: 'setPresence',
 	name: 'Set Presence',
 	action: 'Set the presence of an instance',
+	update: { rule: 'sendOnlyWhatIsSet' },
 	description: 'Show the account as online or offline to everyone',
 	v2Only: true,
 	properties: [

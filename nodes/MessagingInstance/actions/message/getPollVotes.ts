@@ -15,6 +15,7 @@ export const getPollVotes: Operation = {
 	path: '/chat/getPollVote',
 	buildBody: (params) => ({
 		message: { key: { id: params.text('messageId').trim() } },
-		remoteJid: params.recipient('remoteJid', true),
+		// The server matches votes by the chat's JID (`jidNormalizedUser`), which is empty for bare digits.
+		remoteJid: params.chatJid('remoteJid'),
 	}),
 };

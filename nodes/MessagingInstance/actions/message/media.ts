@@ -196,6 +196,8 @@ export function singleFileSend(spec: {
 		v2Only: true,
 		properties: [recipientProperty(), ...mediaSourceProperties(spec.what), mediaOptionsProperty(spec.carriesMessageId ? [messageIdOption] : [])],
 		path: spec.path,
+		// The server shows "recording…" before a voice note, "typing…" before any other file.
+		sendsMessage: { toNumber: true, typing: spec.kind === 'audio' ? 'recording' : 'composing' },
 		...(spec.carriesMessageId ? { carriesMessageId: true } : {}),
 		buildRequest: async (params, dialect, run) => {
 			const number = params.recipient('number');

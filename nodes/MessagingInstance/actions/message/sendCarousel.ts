@@ -164,6 +164,7 @@ export const sendCarousel: Operation = {
 		mediaOptionsProperty(),
 	],
 	path: '/message/sendCarousel',
+	sendsMessage: { toNumber: true, typing: 'composing', notShownOnEveryAccount: 'WhatsApp does not show carousels on every account: on personal (non-Business) accounts and on some phones and WhatsApp Web they may not appear, or appear as an unsupported message. Try them with the accounts you send to before building on them.' },
 	buildRequest: (params) => {
 		const number = params.recipient('number');
 		const body = params.text('body');

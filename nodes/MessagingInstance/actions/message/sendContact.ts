@@ -71,6 +71,7 @@ export const sendContact: Operation = {
 		},
 	],
 	path: '/message/sendContact',
+	sendsMessage: { toNumber: true },
 	buildBody: (params) => {
 		const number = params.recipient('number');
 		const given = params.collection('contacts').contact as IDataObject[] | undefined;

@@ -131,6 +131,7 @@ export const sendList: Operation = {
 		messageOptionsProperty,
 	],
 	path: '/message/sendList',
+	sendsMessage: { toNumber: true, typing: 'composing', notShownOnEveryAccount: 'WhatsApp does not show lists on every account: on personal (non-Business) accounts and on some phones and WhatsApp Web they may not appear, or appear as an unsupported message. Try them with the accounts you send to before building on them.' },
 	buildRequest: (params, dialect) => {
 		const number = params.recipient('number');
 		const title = params.text('title');

@@ -49,6 +49,7 @@ export const sendLocation: Operation = {
 		messageOptionsProperty,
 	],
 	path: '/message/sendLocation',
+	sendsMessage: { toNumber: true, typing: 'composing' },
 	buildRequest: (params) =>
 		withMessageOptions(
 			{

@@ -56,6 +56,18 @@ export const sendMedia: Operation = {
 				description: 'Whether a video plays as a looping GIF, without sound (read by Evolution API 2.4; older servers send a normal video)',
 			},
 			{
+				displayName: 'GIF Attribution',
+				name: 'gifAttribution',
+				type: 'options',
+				options: [
+					{ name: 'None', value: 0 },
+					{ name: 'GIPHY', value: 1 },
+					{ name: 'Tenor', value: 2 },
+				],
+				default: 0,
+				description: 'The GIF service WhatsApp names under a video sent as a GIF (read by Evolution API 2.4; older servers leave it out)',
+			},
+			{
 				displayName: 'MIME Type',
 				name: 'mimeType',
 				type: 'string',
@@ -67,6 +79,7 @@ export const sendMedia: Operation = {
 		]),
 	],
 	path: '/message/sendMedia',
+	sendsMessage: { toNumber: true, typing: 'composing' },
 	carriesMessageId: true,
 	buildRequest: async (params, dialect, run) => {
 		const number = params.recipient('number');
@@ -89,6 +102,11 @@ export const sendMedia: Operation = {
 		if (gifPlayback && mediatype !== 'video') {
 			params.fail(params.label('options.gifPlayback'), `needs a video, not ${/^[aeiou]/.test(mediatype) ? 'an' : 'a'} ${mediatype}`, 'Send the GIF as an MP4 video with Media Type Video.');
 		}
+		const gifAttribution = options.gifAttribution === undefined ? undefined : params.checkNumber(options.gifAttribution, params.label('options.gifAttribution'), { integer: true, min: 0, max: 2 });
+		// The server reads it for a video only (whatsapp.baileys.service.ts, 2.4).
+		if (gifAttribution !== undefined && mediatype !== 'video') {
+			params.fail(params.label('options.gifAttribution'), `needs a video, not ${/^[aeiou]/.test(mediatype) ? 'an' : 'a'} ${mediatype}`, 'Send the GIF as an MP4 video with Media Type Video.');
+		}
 		const messageId = messageIdFor(params, dialect, run);
 		const request = withMessageOptions(
 			{
@@ -99,6 +117,7 @@ export const sendMedia: Operation = {
 				media: mediaValue(file),
 				...(fileName ? { fileName } : {}),
 				...(gifPlayback ? { gifPlayback } : {}),
+				...(gifAttribution !== undefined ? { gifAttribution } : {}),
 			},
 			sendOptions,
 		);

@@ -55,6 +55,7 @@ export const sendPoll: Operation = {
 		withMessageIdOption(messageOptionsProperty),
 	],
 	path: '/message/sendPoll',
+	sendsMessage: { toNumber: true, typing: 'composing' },
 	carriesMessageId: true,
 	buildRequest: (params, dialect, run) => {
 		const number = params.recipient('number');

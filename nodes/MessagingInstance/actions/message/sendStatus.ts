@@ -132,6 +132,7 @@ export const sendStatus: Operation = {
 		},
 	],
 	path: '/message/sendStatus',
+	sendsMessage: { toNumber: false },
 	buildBody: async (params, dialect) => {
 		const facts = factsOf(STATUS, dialect);
 		const type = params.text('type');

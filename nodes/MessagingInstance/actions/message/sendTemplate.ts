@@ -17,8 +17,17 @@ export const sendTemplate: Operation = {
 		templateNameProperty('templateName', 'The approved template to send: pick it, or give its name'),
 		languageProperty('Language of the template version to send, e.g. en_US'),
 		componentsProperty(false, 'The values of the template\'s variables, a JSON list as Meta defines it, e.g. [{"type":"body","parameters":[{"type":"text","text":"Ana"}]}]; empty for a template without variables'),
+		{
+			displayName: 'Status Webhook URL',
+			name: 'webhookUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://n8n.example.com/webhook/template-status',
+			description: 'An address the server posts this message\'s status updates to (sent, delivered, read), besides the instance\'s webhook; empty: none',
+		},
 	],
 	path: '/message/sendTemplate',
+	sendsMessage: { toNumber: true },
 	buildBody: (params) => {
 		const body: IDataObject = {
 			number: params.recipient('number'),
@@ -27,6 +36,12 @@ export const sendTemplate: Operation = {
 		};
 		const components = readJsonList(params, params.raw<unknown>('components', ''), params.label('components'));
 		if (components) body.components = components;
+		// The server stores it with the message and posts Meta's status updates of it there (whatsapp.business.service.ts).
+		const webhookUrl = params.textOrEmpty('webhookUrl').trim();
+		if (webhookUrl !== '') {
+			if (!/^https?:\/\/[^\s/?#]+\S*$/i.test(webhookUrl)) params.fail(params.label('webhookUrl'), 'must be an http:// or https:// address');
+			body.webhookUrl = webhookUrl;
+		}
 		return body;
 	},
 	toItems: (response, params) => {

@@ -23,6 +23,7 @@ export const sendText: Operation = {
 		withMessageIdOption(messageOptionsProperty),
 	],
 	path: '/message/sendText',
+	sendsMessage: { toNumber: true, typing: 'composing' },
 	carriesMessageId: true,
 	buildRequest: (params, dialect, run) =>
 		withMessageId(

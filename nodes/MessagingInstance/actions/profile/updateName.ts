@@ -5,6 +5,7 @@ export const updateProfileName: Operation = {
 	value: 'updateName',
 	name: 'Update Name',
 	action: 'Change the profile name',
+	update: { rule: 'sendOnlyWhatIsSet' },
 	description: 'Change the name this account shows to others (its push name)',
 	v2Only: true,
 	properties: [

@@ -6,6 +6,7 @@ export const updateProfilePicture: Operation = {
 	value: 'updatePicture',
 	name: 'Update Picture',
 	action: 'Change the profile picture',
+	update: { rule: 'sendOnlyWhatIsSet' },
 	description: 'Set this account\'s profile picture from binary data, a URL or base64',
 	v2Only: true,
 	properties: mediaSourceProperties('picture'),

@@ -1,7 +1,8 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { quoted } from '../normalise';
 import type { Operation } from '../types';
+import { storedRecord } from '../updates';
 
 const EVERYONE = { name: 'Everyone', value: 'all' };
 const CONTACTS = { name: 'My Contacts', value: 'contacts' };
@@ -64,23 +65,56 @@ const SETTINGS: Array<{ key: string; property: INodeProperties }> = [
 	},
 ];
 
+/** A setting left as it is: the one the server has is sent back unchanged. */
+const KEEP = 'keep';
+const KEEP_OPTION = { name: 'Keep Current', value: KEEP, description: 'Send back what the account has now' };
+
+/** The settings as the editor shows them: each one kept unless the user chooses a value. */
+const PROPERTIES: INodeProperties[] = SETTINGS.map(({ property }) => ({
+	...property,
+	options: [KEEP_OPTION, ...(property.options ?? [])],
+	default: KEEP,
+}));
+
 export const updatePrivacy: Operation = {
 	resource: 'profile',
 	value: 'updatePrivacy',
 	name: 'Update Privacy',
 	action: 'Update the privacy settings',
-	description: 'Set all six privacy settings of this account at once (the server takes them only together; Get Privacy shows the current ones)',
+	description: 'Change the privacy settings chosen here; the others keep their current value (read first: the server takes all six together)',
 	v2Only: true,
-	properties: SETTINGS.map(({ property }) => property),
+	properties: PROPERTIES,
 	path: '/chat/updatePrivacySettings',
 	buildBody: (params) => {
 		const body: Record<string, string> = {};
 		for (const { key, property } of SETTINGS) {
 			const value = params.text(property.name);
-			const allowed = (property.options as Array<{ value: string }>).map((option) => option.value);
-			if (!allowed.includes(value)) params.fail(params.label(property.name), `must be one of ${allowed.join(', ')}, not ${quoted(value)}`);
-			body[key] = value;
+			if (value !== KEEP) body[key] = value;
+		}
+		if (Object.keys(body).length === 0) {
+			params.fail('Operation', 'has no setting to change', 'Choose a value for at least one setting; those left on "Keep Current" keep what the account has.');
 		}
 		return body;
+	},
+	update: {
+		rule: 'readModifyWrite',
+		read: () => '/chat/fetchPrivacySettings',
+		merge: (stored, body, params) => {
+			const current = storedRecord(stored);
+			const merged: IDataObject = {};
+			for (const { key, property } of SETTINGS) {
+				const value = body[key] ?? current[key];
+				const allowed = (property.options as Array<{ value: string }>).map((option) => option.value);
+				if (typeof value !== 'string' || !allowed.includes(value)) {
+					params.fail(
+						params.label(property.name),
+						`cannot be kept: the server answered ${typeof value === 'string' ? quoted(value) : 'no value'} as the current setting`,
+						'Choose its value here; the server takes the six settings only together.',
+					);
+				}
+				merged[key] = value;
+			}
+			return merged;
+		},
 	},
 };

@@ -5,6 +5,7 @@ export const updateProfileStatus: Operation = {
 	value: 'updateStatus',
 	name: 'Update Status',
 	action: 'Change the profile status',
+	update: { rule: 'sendOnlyWhatIsSet' },
 	description: 'Change the status text ("About") of this account',
 	v2Only: true,
 	properties: [

@@ -9,6 +9,7 @@ export const setProxy: Operation = {
 	value: 'set',
 	name: 'Set',
 	action: 'Set the instance proxy',
+	update: { rule: 'sendOnlyWhatIsSet' },
 	description: 'Route the instance\'s WhatsApp connection through a proxy, or stop using one',
 	v2Only: true,
 	properties: [

@@ -18,6 +18,7 @@ export const setSettings: Operation = {
 	value: 'set',
 	name: 'Set',
 	action: 'Set the instance settings',
+	update: { rule: 'sendOnlyWhatIsSet' },
 	description: 'Set how the instance behaves: calls, groups, presence, receipts, history',
 	properties,
 	path: '/settings/set',

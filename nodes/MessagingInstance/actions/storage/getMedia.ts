@@ -16,7 +16,6 @@ export const getMedia: Operation = {
 		filtersProperty([
 			{ displayName: 'Media ID', name: 'id', type: 'string', default: '', description: 'Only the media of this ID (as Get Media lists it)' },
 			{ displayName: 'Type', name: 'type', type: 'string', default: '', placeholder: 'imageMessage', description: 'Only media of this message type, e.g. imageMessage, videoMessage, audioMessage, documentMessage' },
-			{ displayName: 'Message Record ID', name: 'messageId', type: 'number', typeOptions: { minValue: 0, maxValue: 2_147_483_647 }, default: 0, description: 'Only the media of the server\'s stored message with this number (0: any)' },
 		]),
 	],
 	path: '/s3/getMedia',
@@ -27,9 +26,8 @@ export const getMedia: Operation = {
 		if (id !== '') body.id = id;
 		const type = params.checkText(filters.type, params.label('filters.type')).trim();
 		if (type !== '') body.type = type;
-		if (filters.messageId !== undefined && filters.messageId !== 0 && filters.messageId !== '') {
-			body.messageId = params.checkNumber(filters.messageId, params.label('filters.messageId'), { min: 1, integer: true });
-		}
+		// No Message Record ID filter: the server's schema takes it only as a number, and its
+		// database holds the message's id as text, so no value ever matched.
 		return body;
 	},
 	toItems: (response, params) => {

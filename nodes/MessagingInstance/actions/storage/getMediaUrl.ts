@@ -11,14 +11,6 @@ export const getMediaUrl: Operation = {
 	v2Only: true,
 	properties: [
 		{ displayName: 'Media ID', name: 'mediaId', type: 'string', default: '', required: true, placeholder: 'clx2b3c4d0001', description: 'ID of the media (as Get Media lists it)' },
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [{ displayName: 'Expiry (Seconds)', name: 'expiry', type: 'number', typeOptions: { minValue: 1, maxValue: 604_800 }, default: 3600, description: 'How long the link works' }],
-		},
 	],
 	path: '/s3/getMediaUrl',
 	buildBody: (params) => {
@@ -26,9 +18,8 @@ export const getMediaUrl: Operation = {
 		const id = params.identifier('mediaId', label).trim();
 		// The server's schema wants a digit somewhere in the ID.
 		if (!/\d/.test(id)) params.fail(label, 'must be a media ID as Get Media lists it (it has digits)');
-		const body: IDataObject = { id };
-		const options = params.collection('options');
-		if (options.expiry !== undefined) body.expiry = String(params.checkNumber(options.expiry, params.label('options.expiry'), { min: 1, integer: true }));
-		return body;
+		// No Expiry: the server refuses every one, as text (its S3 client's presignedGetObject wants a
+		// number) and as a number (its s3UrlSchema wants text); the link works for 7 days.
+		return { id } as IDataObject;
 	},
 };

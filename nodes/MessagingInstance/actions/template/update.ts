@@ -9,6 +9,7 @@ export const updateTemplate: Operation = {
 	value: 'update',
 	name: 'Update',
 	action: 'Update a message template',
+	update: { rule: 'sendOnlyWhatIsSet' },
 	description: 'Change a template\'s category, components or time to live at Meta (Cloud API instances; server 2.3.7 or newer)',
 	v2Only: true,
 	cloudApiOnly: true,

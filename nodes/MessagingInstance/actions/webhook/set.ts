@@ -10,6 +10,7 @@ export const setWebhook: Operation = {
 	value: 'set',
 	name: 'Set',
 	action: 'Set the instance webhook',
+	update: { rule: 'sendOnlyWhatIsSet' },
 	description: 'Register the address that receives the instance\'s events (replaces the current one)',
 	properties: [
 		{

@@ -1,0 +1,171 @@
+/**
+ * Group `kill` (E2E_GROUPS=kill): n8n is killed (SIGKILL, its whole process group) while deliveries arrive, and
+ * started again on the same user folder and port. The sandbox delivers with the servers'
+ * retry policy (10 attempts, doubling backoff; here from 500 ms so the retries span the
+ * restart). Afterwards:
+ *
+ * - every delivery ended 2xx (the ones n8n never answered were delivered again);
+ * - every message the sandbox got a 2xx for is in an execution n8n kept (a 2xx is sent only
+ *   once n8n recorded the execution; an execution the kill interrupted is kept as crashed,
+ *   the message in its data);
+ * - none is handled twice: a copy can straddle the restart (recorded, killed before the 2xx
+ *   left, delivered again), and the trigger's in-process memory of recent `dedupeKey`s is
+ *   gone with the process, so the workflow drops it: n8n's Remove Duplicates node ("Remove
+ *   Items Processed in Previous Executions" on `{{ $json.dedupeKey }}`, kept in n8n's
+ *   database) lets each message through in one execution at most.
+ *
+ * `tsx e2e/killDuringDeliveries.ts [version]` runs it alone (e2e/standalone.ts); e2e/run.ts (e2e/groups.ts)
+ * runs it too. Env: E2E_KILL_MESSAGES (messages, default 40).
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { freePort, PACKAGE_NAME, request, setupOwnerAndLogin, startN8n, type N8nHandle, type RestClient } from '../scripts/n8n-runtime';
+import type { RecordedDelivery, Sandbox } from '../sandbox/server';
+import { folderWithPackage } from './queue/cluster';
+import { sleep } from './report';
+import { unflatten } from './serverVersions';
+import { runAlone } from './standalone';
+import type { E2eTools } from './v2';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+const INSTANCE = 'demo';
+const TRIGGER = 'On Message';
+const DEDUPE = 'Remove Duplicates';
+
+function workflow(credentialId: string): Record<string, unknown> {
+	return {
+		name: 'e2e: killed while deliveries arrive',
+		nodes: [
+			{
+				id: 'a1b2c3d4-0000-4000-a000-000000000001',
+				name: TRIGGER,
+				type: `${PACKAGE_NAME}.messagingInstanceTrigger`,
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: 'a1b2c3d4-0000-4000-a000-0000000000aa',
+				credentials: { messagingInstanceApi: { id: credentialId, name: 'Sandbox (kill)' } },
+				parameters: { instance: { __rl: true, mode: 'name', value: INSTANCE }, events: ['MESSAGES_UPSERT'], options: {} },
+			},
+			{
+				id: 'a1b2c3d4-0000-4000-a000-000000000002',
+				name: DEDUPE,
+				type: 'n8n-nodes-base.removeDuplicates',
+				typeVersion: 2,
+				position: [250, 0],
+				parameters: { operation: 'removeItemsSeenInPreviousExecutions', dedupeValue: '={{ $json.dedupeKey }}', options: {} },
+			},
+		],
+		connections: { [TRIGGER]: { main: [[{ node: DEDUPE, type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+const ok = (status: number | undefined) => status !== undefined && status >= 200 && status < 300;
+
+/** Every execution of the workflow with its stored data (`GET /rest/executions/:id`). */
+async function executionsWithData(rest: RestClient, workflowId: string): Promise<Array<{ id: string; status: string; raw: string; passed: string[] }>> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const list = ((await rest.call('GET', `/executions?filter=${filter}&limit=1000`)) as { results: Array<{ id: string; status: string }> }).results;
+	const out = [];
+	for (const e of list) {
+		const res = await rest.raw('GET', `/executions/${e.id}`);
+		assert.equal(res.status, 200, `GET /rest/executions/${e.id} -> ${res.status}`);
+		const data = JSON.parse(res.body).data;
+		const run = typeof data.data === 'string' ? unflatten(data.data) : data.data;
+		const dedupeRuns = (run?.resultData?.runData?.[DEDUPE] ?? []) as any[];
+		const passed = dedupeRuns.flatMap((r) => (r?.data?.main?.[0] ?? []).map((item: any) => String(item?.json?.text)));
+		out.push({ id: e.id, status: e.status, raw: res.body, passed });
+	}
+	return out;
+}
+
+async function waitSettled(rest: RestClient, workflowId: string, atLeast: number, timeoutMs: number): Promise<void> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const list = ((await rest.call('GET', `/executions?filter=${filter}&limit=1000`)) as { results: Array<{ status: string }> }).results;
+		if (list.length >= atLeast && list.every((e) => e.status !== 'new' && e.status !== 'running')) return;
+		if (Date.now() > deadline) throw new Error(`${list.length} executions (need ${atLeast}), ${list.filter((e) => e.status === 'new' || e.status === 'running').length} still new/running after ${timeoutMs} ms`);
+		await sleep(500);
+	}
+}
+
+export async function killDuringDeliveriesChecks(tools: E2eTools): Promise<void> {
+	const messages = Number(process.env.E2E_KILL_MESSAGES || 40);
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-kill-'));
+	const folder = folderWithPackage(root, 'n8n', tools.userFolder);
+	const { startSandbox } = (await import('../sandbox/server')) as { startSandbox: (o: unknown) => Promise<Sandbox> };
+	const sandbox = await startSandbox({ dialect: 'documented', instances: [{ name: INSTANCE }], delivery: { attempts: 10, backoffMs: 500, timeoutMs: 30000 } });
+	const port = await freePort();
+	const echo = process.env.E2E_VERBOSE === '1';
+	let n8n: N8nHandle | undefined;
+	try {
+		await tools.check('(kill) n8n killed (SIGKILL) while deliveries arrive: every 2xx message is in an execution, the rest are delivered again, none is handled twice', async () => {
+			n8n = await startN8n({ version: tools.version, userFolder: folder, port, echo });
+			let rest = await setupOwnerAndLogin(n8n.url);
+			const credential = (await rest.call('POST', '/credentials', { name: 'Sandbox (kill)', type: 'messagingInstanceApi', data: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, dialect: 'documented' } })) as { id: string };
+			const workflowId = String(((await rest.call('POST', '/workflows', { ...workflow(credential.id), active: false })) as { id: string }).id);
+			await rest.activate(workflowId);
+			const hook = await tools.waitFor('the trigger registered', () => sandbox.webhookOf(INSTANCE)?.enabled ? sandbox.webhookOf(INSTANCE) : undefined, 30000);
+			const bare = new URL(String(hook?.url));
+			await tools.waitFor('the production webhook to serve', async () => ((await request('POST', `${bare.origin}${bare.pathname}`, {})).status === 401 ? true : undefined), 30000);
+
+			// Deliveries 4 at a time; n8n is killed once a third of them were answered 2xx.
+			const texts = Array.from({ length: messages }, (_, i) => `kill-check ${i} ${Date.now().toString(36)}`);
+			const deliveries: Array<RecordedDelivery | undefined> = [];
+			let next = 0;
+			let answered = 0;
+			const sender = async () => {
+				while (next < texts.length) {
+					const i = next++;
+					const done = sandbox.injectMessage(INSTANCE, { from: `55119${String(70000000 + i)}`, text: texts[i], id: `3EBKILL${String(i).padStart(6, '0')}` }) as Promise<RecordedDelivery | undefined>;
+					deliveries[i] = await done;
+					if (ok(deliveries[i]?.attempts[0]?.status)) answered++;
+					await sleep(50);
+				}
+			};
+			const sending = Promise.all(Array.from({ length: 4 }, sender));
+			await tools.waitFor('a third of the deliveries answered', () => (answered >= messages / 3 ? true : undefined), 120000);
+			const killed = n8n;
+			process.kill(-(killed.pid ?? 0), 'SIGKILL');
+			await killed.exited;
+			await killed.stop().catch(() => undefined);
+			n8n = await startN8n({ version: tools.version, userFolder: folder, port, echo });
+			rest = await setupOwnerAndLogin(n8n.url);
+			await sending;
+
+			const failed = deliveries.map((d, i) => [i, d] as const).filter(([, d]) => !ok(d?.attempts.at(-1)?.status));
+			assert.deepEqual(failed.map(([i, d]) => `${i}: ${JSON.stringify(d?.attempts)}`), [], 'deliveries that never got a 2xx');
+			const retried = deliveries.filter((d) => (d?.attempts.length ?? 0) > 1).length;
+			assert.ok(retried > 0, 'no delivery needed a retry: the kill did not fall while deliveries arrived');
+
+			await waitSettled(rest, workflowId, messages, 120000);
+			const executions = await executionsWithData(rest, workflowId);
+			const missing = texts.filter((text) => !executions.some((e) => e.raw.includes(text)));
+			assert.deepEqual(missing, [], 'messages answered 2xx but in no execution');
+			const passedTwice = texts.filter((text) => executions.filter((e) => e.passed.includes(text)).length > 1);
+			assert.deepEqual(passedTwice, [], 'messages let through by Remove Duplicates in two executions');
+			const copies = texts.filter((text) => executions.filter((e) => e.raw.includes(text)).length > 1).length;
+			const crashed = executions.filter((e) => e.status === 'crashed');
+			// A message whose only execution was cut by the kill before Remove Duplicates ran is
+			// kept (crashed) with the message in it; every other message passed exactly once.
+			const notPassed = texts.filter((text) => !executions.some((e) => e.passed.includes(text)) && !crashed.some((e) => e.raw.includes(text)));
+			assert.deepEqual(notPassed, [], 'messages in no crashed execution that never passed Remove Duplicates');
+			console.log(
+				`     ${messages} messages: ${retried} delivered again after the kill, ${executions.length} executions (${crashed.length} crashed by the kill), ` +
+					`${copies} messages in two executions (the second stopped by Remove Duplicates)`,
+			);
+		});
+	} finally {
+		await n8n?.stop().catch(() => undefined);
+		await sandbox.close().catch(() => undefined);
+		if (process.env.E2E_KEEP === '1') console.log(`e2e: kill check folder kept at ${root}`);
+		else fs.rmSync(root, { recursive: true, force: true });
+	}
+}
+
+if (require.main === module) void runAlone('kill', (tools) => killDuringDeliveriesChecks(tools));

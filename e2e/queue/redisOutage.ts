@@ -1,0 +1,80 @@
+/**
+ * The queue tier's Redis outage: Redis goes away for a few seconds while deliveries arrive
+ * (SHUTDOWN SAVE, so the queue's jobs and the dedupe counters survive it, as a Redis with
+ * persistence restarts; then started again on the same port and folder). A webhook process
+ * answers 2xx only once n8n queued the execution, so a delivery n8n could not queue is
+ * answered non-2xx (or not at all) and the server delivers it again: every message ends
+ * with one reply, none is lost.
+ */
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+
+import { redisCommand } from '../../scripts/services';
+import type { DeliveryAttempt, RecordedDelivery } from '../../sandbox/server';
+import { sleep, waitFor, type NamedCheck } from '../report';
+import { deliveredOk, repliesTo } from './cluster';
+import { describeAttempts, figure, running, type Tier } from './tier';
+
+const MESSAGES = 24;
+const OUTAGE_MS = 4000;
+
+const attemptOk = (a: DeliveryAttempt) => a.status !== undefined && a.status >= 200 && a.status < 300;
+
+/** Stops Redis after saving its data, waits, and starts it again on the same port and folder (it loads the save). */
+async function redisOutage(t: Tier): Promise<{ downAt: number; upAt: number }> {
+	const { services } = running(t);
+	if (!t.bins.redisServer) throw new Error('no redis-server binary');
+	await redisCommand(services.redis.port, ['SHUTDOWN', 'SAVE']).catch(() => undefined);
+	const downAt = Date.now();
+	await sleep(OUTAGE_MS);
+	const child = spawn(
+		t.bins.redisServer,
+		['--port', String(services.redis.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--dir', services.dir, '--logfile', ''],
+		{ cwd: services.dir, detached: true, stdio: 'ignore' },
+	);
+	// Stopped with the tier's other extra processes.
+	t.extraProcesses.push(child);
+	await waitFor('Redis answering PING again', async () => ((await redisCommand(services.redis.port, ['PING']).catch(() => undefined)) === 'PONG' ? true : undefined), 20000);
+	return { downAt, upAt: Date.now() };
+}
+
+async function deliveriesThroughARedisOutageAreRetriedAndNoneIsLost(t: Tier): Promise<void> {
+	const { sandbox: sb, balancer: lb } = running(t);
+	lb.route = 'alternate';
+	const tag = randomBytes(3).toString('hex');
+	const texts = Array.from({ length: MESSAGES }, (_, n) => `redis outage ${tag} ${n}`);
+	const deliveries: Array<RecordedDelivery | undefined> = [];
+	let next = 0;
+	let answered = 0;
+	const sender = async () => {
+		while (next < texts.length) {
+			const n = next++;
+			deliveries[n] = await sb.injectMessage('demo', { from: `55119${String(30000000 + n)}`, text: texts[n] });
+			if (deliveries[n]?.attempts[0] && attemptOk(deliveries[n]!.attempts[0])) answered++;
+			await sleep(150);
+		}
+	};
+	const sending = Promise.all(Array.from({ length: 4 }, sender));
+	await waitFor('a few deliveries answered before the outage', () => (answered >= 4 ? true : undefined), 60000);
+	const outage = await redisOutage(t);
+	await sending;
+
+	const lost = deliveries.map((d, n) => [n, d] as const).filter(([, d]) => !deliveredOk(d));
+	assert.deepEqual(lost.map(([n, d]) => `${n}: ${describeAttempts(d)}`), [], 'deliveries that never got a 2xx');
+	const refused = deliveries.filter((d) => d?.attempts.some((a) => !attemptOk(a)));
+	assert.ok(refused.length > 0, `no delivery got a non-2xx answer or an error during the ${OUTAGE_MS} ms outage`);
+	for (const text of texts) await waitFor(`the reply to "${text}"`, () => repliesTo(sb, 'demo', text)[0], 60000);
+	await sleep(1500);
+	const notOnce = texts.filter((text) => repliesTo(sb, 'demo', text).length !== 1);
+	assert.deepEqual(notOnce, [], 'messages without exactly one reply');
+	const statuses = [...new Set(refused.flatMap((d) => d!.attempts.filter((a) => !attemptOk(a)).map((a) => (a.status !== undefined ? `HTTP ${a.status}` : (a.error ?? 'no answer')).slice(0, 60))))];
+	figure(
+		`Redis down ${((outage.upAt - outage.downAt) / 1000).toFixed(1)} s; ${refused.length} of ${MESSAGES} deliveries were refused or failed first (${statuses.join(', ')}) and delivered again; one reply each`,
+	);
+}
+
+export const redisOutageCheck: NamedCheck<Tier> = {
+	name: 'Redis stopped for a few seconds while deliveries arrive: those n8n could not queue get a non-2xx, are delivered again, and every message gets one reply',
+	run: deliveriesThroughARedisOutageAreRetriedAndNoneIsLost,
+};

@@ -1,0 +1,210 @@
+import { NodeOperationError, sleep } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+
+import { CHECK_NUMBERS_PATH } from '../../../../shared/routes';
+import { apiRequest, type Connection } from '../../../../shared/transport';
+import type { ItemParameters } from '../../parameters';
+import type { BuiltRequest, MessageSend } from '../../types';
+import { checkAccounts, type AccountCheck } from './accounts';
+import { readSending, MAX_WAIT_SECONDS, type SendingSettings } from './options';
+
+/**
+ * A run of a send with its Sending options (./options.ts): the router asks it, in its one item
+ * loop, whether an item is sent at all (`held`), adds the typing to the request (`typed`),
+ * sends through it (`send`: the pause, then the send, tried again after rate limits) and tells
+ * it how each item ended (`sent`, `failed`). A node whose Sending options are not set has no
+ * Campaign: it sends as it always did.
+ */
+
+/** What happened to an item of a send, in its output. */
+export type Outcome = 'sent' | 'skipped' | 'notSent' | 'failed';
+
+/** Time as the campaign sees it; tests may give their own. */
+export interface Clock {
+	now(): number;
+	sleep(ms: number): Promise<void>;
+	random(): number;
+}
+
+/** How long typing lasts per character of the text: about 200 characters a minute, a quick typist. */
+export const TYPING_MS_PER_CHARACTER = 300;
+
+/** The body fields whose text the contact would see typed, first found first. */
+const TYPED_FIELDS = ['text', 'caption', 'description', 'title', 'name'] as const;
+
+/** The server's text for WhatsApp refusing sends for their rate (Baileys' `rate-overlimit`, inside a 400). */
+const RATE_OVERLIMIT = /rate-overlimit/i;
+
+/**
+ * Texts that say the account, not the message, is in trouble: the connection closed (Baileys'
+ * "Connection Closed", a logged-out or banned instance), a logout, WhatsApp's own refusals.
+ */
+const ACCOUNT_TROUBLE = /connection closed|connection lost|connection terminated|logged ?out|not-authorized|stream errored|rate-overlimit|forbidden/i;
+
+function statusOf(error: unknown): number {
+	return Number((error as { httpCode?: unknown } | null)?.httpCode);
+}
+
+function textOf(error: unknown): string {
+	const { message, description } = (error ?? {}) as { message?: unknown; description?: unknown };
+	return `${typeof message === 'string' ? message : ''} ${typeof description === 'string' ? description : ''}`;
+}
+
+/** Whether a failed send was refused for a rate limit: HTTP 429, or WhatsApp's rate-overlimit. */
+export function isRateLimit(error: unknown): boolean {
+	return statusOf(error) === 429 || RATE_OVERLIMIT.test(textOf(error));
+}
+
+/** Whether a failed send looks like the account is in trouble (see ACCOUNT_TROUBLE), or the key is refused (401). */
+export function isAccountTrouble(error: unknown): boolean {
+	return statusOf(error) === 401 || isRateLimit(error) || ACCOUNT_TROUBLE.test(textOf(error));
+}
+
+/** The wait a 429 names (the transport writes Retry-After into its message as "retry after N s"). */
+function retryAfterMs(error: unknown): number | undefined {
+	const match = /retry after (\d{1,9}) s/.exec(textOf(error));
+	return match ? Number(match[1]) * 1000 : undefined;
+}
+
+/** The longest slice of a wait: a stopped execution ends a pause, typing or rate-limit wait within this time. */
+export const WAIT_SLICE_MS = 200;
+
+/**
+ * Waits in slices of n8n-workflow's `sleep`, looking at the execution's cancel signal between
+ * them. Not `sleepWithAbort`: the n8n-workflow of n8n 2.40 (which a community node gets at run
+ * time) no longer exports it, and a node calling it fails on every pause.
+ */
+const realClock = (node: INode, signal: AbortSignal | undefined): Clock => ({
+	now: () => Date.now(),
+	sleep: async (ms) => {
+		const end = Date.now() + ms;
+		for (let left = ms; left > 0; left = end - Date.now()) {
+			if (signal?.aborted) throw new NodeOperationError(node, 'The execution was stopped during a pause between messages');
+			await sleep(Math.min(left, WAIT_SLICE_MS));
+		}
+	},
+	random: () => Math.random(),
+});
+
+export class Campaign {
+	/**
+	 * When the server answered the last message of this run (its first try or a retry): the
+	 * pause counts from there, so the server sees at least the pause between two messages
+	 * however long the request took on its way.
+	 */
+	private lastAnswerAt: number | undefined;
+	private failuresInARow = 0;
+	/** Why the run stopped sending, once it has. */
+	private stoppedBecause: string | undefined;
+
+	private constructor(
+		private readonly settings: SendingSettings,
+		private readonly accounts: AccountCheck,
+		private readonly clock: Clock,
+	) {}
+
+	/**
+	 * The run's campaign, or undefined when the Sending options are not set. Reads them from the
+	 * first item, then checks the numbers of every item in one request per instance (in batches),
+	 * before anything is sent.
+	 */
+	static async open(
+		ctx: IExecuteFunctions,
+		send: MessageSend,
+		connection: Connection,
+		itemParameters: (itemIndex: number) => ItemParameters,
+		clock?: Clock,
+	): Promise<Campaign | undefined> {
+		const settings = readSending(itemParameters(0), send);
+		if (!settings) return undefined;
+		const signal = (ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined }).getExecutionCancelSignal?.();
+		const itemCount = ctx.getInputData().length;
+		const checkNumbers = async (instance: string, numbers: string[]) =>
+			await apiRequest(ctx, connection, { route: CHECK_NUMBERS_PATH[connection.dialect.name], instance, body: { numbers } });
+		const accounts = settings.onlyNumbersWithAccount ? await checkAccounts(itemCount, itemParameters, checkNumbers) : new Map();
+		return new Campaign(settings, accounts, clock ?? realClock(ctx.getNode(), signal));
+	}
+
+	/** What an item comes out as when it is not sent (no account, or the run has stopped); undefined: send it. */
+	held(itemIndex: number): IDataObject | undefined {
+		const number = this.accounts.get(itemIndex);
+		if (this.stoppedBecause !== undefined) {
+			return { outcome: 'notSent' satisfies Outcome, reason: this.stoppedBecause, ...(number ? { number: number.number } : {}) };
+		}
+		if (number && !number.exists) {
+			return { outcome: 'skipped' satisfies Outcome, reason: 'The number has no WhatsApp account (checked before the first message)', number: number.number };
+		}
+		return undefined;
+	}
+
+	/**
+	 * The request with its typing: the server shows "typing…" (or "recording…") for the body's
+	 * `delay` before it sends. A Delay the user set in Options is kept as it is.
+	 */
+	typed(request: BuiltRequest): BuiltRequest {
+		const typing = this.settings.typing;
+		if (!typing || !request.body || request.body.delay !== undefined) return request;
+		const text = TYPED_FIELDS.map((field) => request.body?.[field]).find((value): value is string => typeof value === 'string');
+		const delay = Math.min(typing.maxMs, typing.minMs + (text?.length ?? 0) * TYPING_MS_PER_CHARACTER);
+		return { ...request, body: { ...request.body, delay }, extraWaitMs: (request.extraWaitMs ?? 0) + delay };
+	}
+
+	/**
+	 * Sends after the pause, and again after a rate limit while retries are left: the wait the
+	 * server names, else a growing one with a random part. Before sending again, a message that
+	 * may have gone out is looked up (`lookUp`), as n8n's retried sends are.
+	 */
+	async send<T>(send: () => Promise<T>, lookUp?: () => Promise<IDataObject | undefined>): Promise<T | IDataObject> {
+		const rateLimit = this.settings.rateLimit;
+		for (let retry = 0; ; retry++) {
+			await this.pause();
+			// The send's own error (already the node's, redacted) goes on as it is when it is not retried.
+			const [attempt] = await Promise.allSettled([send()]);
+			this.lastAnswerAt = this.clock.now();
+			if (attempt.status === 'fulfilled') return attempt.value;
+			const error: unknown = attempt.reason;
+			const wait = rateLimit && retry < rateLimit.retries && isRateLimit(error)
+				? (retryAfterMs(error) ?? rateLimit.firstWaitMs * 2 ** retry + this.clock.random() * rateLimit.firstWaitMs)
+				: undefined;
+			// A server that asks for longer than the node ever waits gets the error, not a hung run.
+			if (wait === undefined || wait > MAX_WAIT_SECONDS * 1000) throw error;
+			await this.clock.sleep(wait);
+			const stored = await lookUp?.();
+			if (stored !== undefined) return stored;
+		}
+	}
+
+	/** The pause before a message: a random time in the window since the last one was answered; none before the first. */
+	private async pause(): Promise<void> {
+		const pause = this.settings.pause;
+		if (!pause || this.lastAnswerAt === undefined) return;
+		const due = this.lastAnswerAt + pause.minMs + this.clock.random() * (pause.maxMs - pause.minMs);
+		const wait = due - this.clock.now();
+		if (wait > 0) await this.clock.sleep(wait);
+	}
+
+	/** The output of a sent item: its records, each saying it was sent and naming the message's id. */
+	sent(records: IDataObject[]): IDataObject[] {
+		this.failuresInARow = 0;
+		return records.map((record) => {
+			const keyId = (record.key as { id?: unknown } | undefined)?.id;
+			const messageId = record.messageId ?? (typeof keyId === 'string' ? keyId : undefined);
+			return { ...record, outcome: 'sent' satisfies Outcome, ...(messageId !== undefined ? { messageId } : {}) };
+		});
+	}
+
+	/**
+	 * Counts a failed item: the failures in a row that look like account trouble stop the run
+	 * at the set number. Returns the fields its error item adds.
+	 */
+	failed(error: unknown): IDataObject {
+		const limit = this.settings.stopAfterFailures;
+		if (!isAccountTrouble(error)) {
+			this.failuresInARow = 0;
+		} else if (limit !== undefined && ++this.failuresInARow >= limit && this.stoppedBecause === undefined) {
+			const last = textOf(error).trim().slice(0, 300);
+			this.stoppedBecause = `Not sent: the run stopped after ${this.failuresInARow} failures in a row that look like account trouble (the last: ${last})`;
+		}
+		return { outcome: 'failed' satisfies Outcome };
+	}
+}
