@@ -228,8 +228,8 @@ describe('(9) secrets are the execution\'s, not the item\'s', () => {
 
 describe('(10) numbers past their range are refused before any request', () => {
 	test.each<[string, INodeParameters, string]>([
-		['Storage Message Record ID 2^53 + 2', { resource: 'storage', operation: 'getMedia', returnAll: true, filters: { messageId: 2 ** 53 + 2 } }, '"Filters: Message Record ID" must be between 1 and 2147483647 [item 0]'],
-		['Expiry 1e300', { resource: 'storage', operation: 'getMediaUrl', mediaId: 'm1', options: { expiry: 1e300 } }, '"Options: Expiry (Seconds)" must be between 1 and 604800 [item 0]'],
+		['Limit 2^53 + 2', { resource: 'label', operation: 'getMany', returnAll: false, limit: 2 ** 53 + 2 }, '"Limit" must be between 1 and 100000 [item 0]'],
+		['Send delay 1e300', { ...TEXT, options: { delay: 1e300 } }, '"Options: Delay (Milliseconds)" must be between 0 and 300000 [item 0]'],
 		['Time to Live 2^64', { resource: 'template', operation: 'update', templateId: rl('123'), updateFields: { ttl: 2 ** 64 } }, '"Update Fields: Time to Live (Seconds)" must be between 1 and 2592000 [item 0]'],
 		['Typing Delay 1e20', { resource: 'chatbot', operation: 'updateSettings', kind: 'typebot', delayMessage: 1e20 }, '"Typing Delay (Milliseconds)" must be between 0 and 300000 [item 0]'],
 	])('%s', async (_name, parameters, message) => {

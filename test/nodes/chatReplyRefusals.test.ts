@@ -35,7 +35,7 @@ describe('Send and Wait for Response: Reply in the Chat, refused', () => {
 		await fetch(`${s.sandbox.url}/webhook/set/${INSTANCE}`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', apikey: s.sandbox.apiKey },
-			body: JSON.stringify({ webhook: { enabled: true, url: 'http://127.0.0.1:9/hook', events: ['MESSAGES_UPSERT'] } }),
+			body: JSON.stringify({ webhook: { enabled: true, url: s.harness.productionUrl(), events: ['MESSAGES_UPSERT'] } }),
 		});
 		s.sandbox.clearRequests();
 		const run = await runNode(optionsFor({ message: 'Anyone?' }));
@@ -45,10 +45,12 @@ describe('Send and Wait for Response: Reply in the Chat, refused', () => {
 
 	/** Makes the instance's webhook (as the server's find route answers it) the given URL. */
 	async function webhookIs(url: string): Promise<void> {
+		// The secret header travels with the URL's secret, as a trigger registers them.
+		const headers = { 'x-messaging-instance-secret': new URL(url).searchParams.get('secret') ?? '' };
 		await fetch(`${s.sandbox.url}/webhook/set/${INSTANCE}`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', apikey: s.sandbox.apiKey },
-			body: JSON.stringify({ webhook: { enabled: true, url, events: ['MESSAGES_UPSERT'] } }),
+			body: JSON.stringify({ webhook: { enabled: true, url, events: ['MESSAGES_UPSERT'], headers } }),
 		});
 		s.sandbox.clearRequests();
 	}

@@ -11,12 +11,7 @@ import { inputError } from '../../shared/errors';
 import { addChoices, choiceProblem, type FieldChoices } from './choices';
 import { queryValueProblem, segmentProblem } from '../../shared/requestParts';
 import { normaliseRecipient, quoted, splitList, unique } from './normalise';
-
-interface NumberRule {
-	min?: number;
-	max?: number;
-	integer?: boolean;
-}
+import { checkedNumber, rangeOf, type NumberRule } from './numberRange';
 
 function containsExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
@@ -122,16 +117,6 @@ export class ParameterSource {
 export interface FieldLabels extends ReadonlyMap<string, string> {
 	readonly choices?: ReadonlyMap<string, ReadonlySet<string>>;
 	readonly ranges?: ReadonlyMap<string, NumberRule>;
-}
-
-/** No number is taken past what JavaScript holds exactly: 2^53 + 2 would be sent as another number. */
-const SAFE_RANGE = { min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER };
-
-function rangeOf(property: INodeProperties): NumberRule | undefined {
-	if (property.type !== 'number') return undefined;
-	const min = property.typeOptions?.minValue;
-	const max = property.typeOptions?.maxValue;
-	return { ...(typeof min === 'number' ? { min } : {}), ...(typeof max === 'number' ? { max } : {}) };
 }
 
 function isPropertyCollection(option: unknown): option is INodePropertyCollection {
@@ -311,28 +296,10 @@ export class ItemParameters {
 		return this.checkNumber(this.raw<unknown>(name), label, rule);
 	}
 
-	/**
-	 * A number within the operation's rule, else within the range the field declares, and never
-	 * past what JavaScript holds exactly (±2^53 − 1): a number field has a maximum however it is set.
-	 */
-	checkNumber(value: unknown, label: string, given: NumberRule = {}): number {
-		const declared = this.labels.ranges?.get(label);
-		const rule: NumberRule = {
-			integer: given.integer,
-			min: Math.max(given.min ?? declared?.min ?? SAFE_RANGE.min, SAFE_RANGE.min),
-			max: Math.min(given.max ?? declared?.max ?? SAFE_RANGE.max, SAFE_RANGE.max),
-		};
-		const parsed = typeof value === 'string' && value.trim() !== '' && value.length <= 40 ? Number(value) : value;
-		if (typeof parsed !== 'number' || !Number.isFinite(parsed)) {
-			this.fail(label, 'must be a number');
-		}
-		if (rule.integer && !Number.isInteger(parsed)) this.fail(label, 'must be a whole number');
-		const min = rule.min as number;
-		const max = rule.max as number;
-		const between = `must be between ${min} and ${max}`;
-		if (parsed < min) this.fail(label, max === SAFE_RANGE.max ? `must be at least ${min}` : between);
-		if (parsed > max) this.fail(label, min === SAFE_RANGE.min ? `must be at most ${max}` : between);
-		return parsed;
+	/** A number within the operation's rule, else the field's declared range, never past ±2^53 − 1 (numberRange.ts). */
+	checkNumber(value: unknown, label: string, rule: NumberRule = {}): number {
+		const checked = checkedNumber(value, rule, this.labels.ranges?.get(label));
+		return 'problem' in checked ? this.fail(label, checked.problem) : checked.value;
 	}
 
 	/** A phone number (normalised to digits) or a JID (trimmed). */
