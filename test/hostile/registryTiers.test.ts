@@ -116,6 +116,7 @@ describe.each(OPERATIONS.map((operation) => [keyOf(operation), operation] as con
 				if (result.error) expect([context, result.error.name]).toEqual([context, expect.stringMatching(/^Node(Operation|Api)Error$/)]);
 				if (result.error && hostile.current.seen.length === 0 && result.error.name === 'NodeOperationError') {
 					expect([context, result.error.message]).toEqual([context, expect.stringMatching(/^(\S.*) \[item 0\]$|expected a list|look-up/s)]);
+					expect([context, result.error.message.length < 1_000]).toEqual([context, true]);
 				}
 				for (const request of hostile.current.seen) {
 					expect([context, resolvesElsewhere(request.path)]).toEqual([context, false]);
