@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { OPERATIONS } from '../../nodes/MessagingInstance/actions/index';
 import type { Operation } from '../../nodes/MessagingInstance/actions/types';
+import { dialectOf } from '../../nodes/shared/dialect';
 import { runNode, type NodeRun } from '../harness/engine';
 import { baselineOf, mappableFields, secretFieldsOf, tierPlan, unknownFields } from './registry';
 import { useHostileServer, type Behaviour } from './server';
@@ -59,6 +61,22 @@ function resolvesElsewhere(path: string): boolean {
 		});
 }
 
+/** Routes any operation may call besides its own: the version, the instance's integration, its webhook, a resend's look-up. */
+const HELPER_ROUTES = ['/', '/instance/fetchInstances', '/webhook/find/{id}', '/chat/findMessages/{id}'];
+
+/** Whether a received path is one of the operation's routes (its `{id}` one segment), with the instance or without. */
+function isOwnRoute(operation: Operation, received: string, method: string): boolean {
+	// A read-modify-write first reads the stored object at a route its rule chooses per item (`update.read`): a plain route of two parts.
+	if (operation.update?.rule === 'readModifyWrite' && method === 'GET' && /^\/[A-Za-z]+\/[A-Za-z]+(\/[^/?]+)?(\?|$)/.test(received)) return true;
+	const own = typeof operation.path === 'function' ? operation.path(dialectOf('v2')) : operation.path;
+	const templates = [own, ...(operation.itemPaths ?? []), ...HELPER_ROUTES];
+	const path = received.split('?')[0];
+	return templates.some((template) => {
+		const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{id\}/g, '[^/]+');
+		return new RegExp(`^${pattern}(/[^/]+)?$`).test(path);
+	});
+}
+
 describe('contract: every field of every operation has a generator', () => {
 	test('no operation has a field of a type the tiers cannot fill', () => {
 		expect(unknownFields()).toEqual([]);
@@ -105,27 +123,50 @@ const HOSTILE_VALUES: Array<[string, unknown]> = [
 	['2^53 + 2', 2 ** 53 + 2],
 ];
 
+/** Generated values besides the fixed ones: any text, numbers, nesting (fast-check). */
+const generatedValue: fc.Arbitrary<unknown> = fc.oneof(
+	fc.string({ unit: 'grapheme', maxLength: 30 }),
+	fc.constantFrom('.', '..', '%2E%2e', '../../instance/delete', '\u0000', '9'.repeat(400), 'x'.repeat(3_000)),
+	fc.double(),
+	fc.constantFrom(2 ** 64, -(2 ** 53) - 2, 1e300),
+	fc.jsonValue({ maxDepth: 3 }),
+);
+
+/** Hostile values in the operation's mappable fields: refused naming the field, or sent without a path that resolves elsewhere. */
+async function expectHeld(operation: Operation, field: string, what: string, value: unknown): Promise<void> {
+	hostile.current.seen.length = 0;
+	const result = await run({ ...baselineOf(operation), [field]: '={{ $json.v }}' }, { v: value as IDataObject });
+	const context = `${field} = ${what}`;
+	if (result.error) expect([context, result.error.name]).toEqual([context, expect.stringMatching(/^Node(Operation|Api)Error$/)]);
+	if (result.error && hostile.current.seen.length === 0 && result.error.name === 'NodeOperationError') {
+		expect([context, result.error.message]).toEqual([context, expect.stringMatching(/^(\S.*) \[item 0\]$|expected a list|look-up/s)]);
+		expect([context, result.error.message.length < 1_000]).toEqual([context, true]);
+	}
+	for (const request of hostile.current.seen) {
+		expect([context, resolvesElsewhere(request.path)]).toEqual([context, false]);
+		expect([context, request.path.split('?')[0], isOwnRoute(operation, request.path, request.method)]).toEqual([context, request.path.split('?')[0], true]);
+		expect([context, request.path.split('?')[0].split('/').every((segment) => segment.length <= 3 * 2048)]).toEqual([context, true]);
+	}
+	expect(hostile.current.seenByOther).toEqual([]);
+	expect(visible(result)).not.toContain(KEY);
+}
+
 describe.each(OPERATIONS.map((operation) => [keyOf(operation), operation] as const))('%s', (_key, operation) => {
 	test('hostile values in every mappable field: refused naming the field, or sent as one bounded segment', async () => {
 		hostile.current.answerAll(() => ({ status: 200, json: operation.pagination ? [] : { key: { id: 'OK1' } } }));
 		for (const field of mappableFields(operation)) {
-			for (const [what, value] of HOSTILE_VALUES) {
-				hostile.current.seen.length = 0;
-				const result = await run({ ...baselineOf(operation), [field.property.name]: '={{ $json.v }}' }, { v: value as IDataObject });
-				const context = `${field.path} = ${what}`;
-				if (result.error) expect([context, result.error.name]).toEqual([context, expect.stringMatching(/^Node(Operation|Api)Error$/)]);
-				if (result.error && hostile.current.seen.length === 0 && result.error.name === 'NodeOperationError') {
-					expect([context, result.error.message]).toEqual([context, expect.stringMatching(/^(\S.*) \[item 0\]$|expected a list|look-up/s)]);
-					expect([context, result.error.message.length < 1_000]).toEqual([context, true]);
-				}
-				for (const request of hostile.current.seen) {
-					expect([context, resolvesElsewhere(request.path)]).toEqual([context, false]);
-					expect([context, request.path.split('?')[0].split('/').every((segment) => segment.length <= 3 * 2048)]).toEqual([context, true]);
-				}
-				expect(hostile.current.seenByOther).toEqual([]);
-				expect(visible(result)).not.toContain(KEY);
-			}
+			for (const [what, value] of HOSTILE_VALUES) await expectHeld(operation, field.property.name, what, value);
 		}
+	}, 120_000);
+
+	test('generated values in generated fields (property): held the same way', async () => {
+		const fields = mappableFields(operation).map((field) => field.property.name);
+		hostile.current.answerAll(() => ({ status: 200, json: operation.pagination ? [] : { key: { id: 'OK1' } } }));
+		if (fields.length === 0) return;
+		await fc.assert(
+			fc.asyncProperty(fc.constantFrom(...fields), generatedValue, async (field, value) => await expectHeld(operation, field, JSON.stringify(value)?.slice(0, 40) ?? String(value), value)),
+			{ numRuns: 8 },
+		);
 	}, 120_000);
 
 	test.each<[Behaviour, RegExp]>([
