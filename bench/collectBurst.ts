@@ -1,5 +1,5 @@
 /**
- * Part 6: what Collect Burst costs per incoming message, beside a bare Find Messages request
+ * Part 7: what Collect Burst costs per incoming message, beside a bare Find Messages request
  * of the same chat page (the least any "is this the last message?" check can cost against
  * this server): requests per message and CPU per message of this process (the node through
  * n8n-core, or the bare fetch and JSON.parse; the sandbox answers in this process for both,
@@ -7,7 +7,7 @@
  * its own run, all runs at once (each waits its 2 s settling time, Quiet Seconds 0: waiting
  * costs no CPU).
  *
- *   tsx bench/collectBurst.ts   runs part 6 alone (BENCH_BURST_CONTACTS, default 40;
+ *   tsx bench/collectBurst.ts   runs part 7 alone (BENCH_BURST_CONTACTS, default 40;
  *                               BENCH_BURST_MESSAGES per contact, default 4; BENCH_ROUNDS, 5)
  */
 import type { Sandbox } from '../sandbox/server';

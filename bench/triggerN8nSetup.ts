@@ -26,7 +26,8 @@ class FloorTrigger {
 			displayName: 'Floor Trigger',
 			name: 'floorTrigger',
 			group: ['trigger'],
-			version: 1,
+			// 2: n8n evaluates an expression of its own (options.binaryData) for a version-1 webhook node.
+			version: 2,
 			description: 'Starts a workflow with the posted body as one item',
 			defaults: { name: 'Floor Trigger' },
 			inputs: [],
@@ -113,7 +114,7 @@ export function deliveryWorkflows(credentialId: string, instance: string): Recor
 			name: 'bench: floor trigger',
 			webhookId: floorHook,
 			nodes: [
-				{ id: uuid(), name: 'Floor Trigger', type: `${FLOOR_PACKAGE}.floorTrigger`, typeVersion: 1, position: [0, 0], webhookId: floorHook, parameters: {} },
+				{ id: uuid(), name: 'Floor Trigger', type: `${FLOOR_PACKAGE}.floorTrigger`, typeVersion: 2, position: [0, 0], webhookId: floorHook, parameters: {} },
 			],
 			connections: {},
 			settings: { executionOrder: 'v1' },

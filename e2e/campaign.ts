@@ -1,5 +1,5 @@
 /**
- * (y) Sending to many in a real n8n: Manual Trigger → Code (30 contacts) → Send Text
+ * (z) Sending to many in a real n8n: Manual Trigger → Code (30 contacts) → Send Text
  * with the Sending options (Pace 1–2 s, Only Numbers With an Account, Retries on Rate Limit,
  * Stop After Failures in a Row 1) and Continue On Fail, run by `n8n execute`, against a
  * sandbox playing Evolution API 2.3.7 that refuses sends as WhatsApp does.
@@ -11,7 +11,7 @@
  *   the run stops, and the 10 contacts after it come out `notSent`.
  * - The sandbox saw every pause inside the 1–2 s window, and no contact got two messages.
  *
- *   tsx e2e/campaign.ts [version]   runs (y) alone: packs, installs into a temp user
+ *   tsx e2e/campaign.ts [version]   runs (z) alone: packs, installs into a temp user
  *                                   folder, starts n8n (~40 s), then the campaign (~30 s)
  */
 import * as assert from 'node:assert/strict';
@@ -39,7 +39,7 @@ const sendsBefore = (contact: number) => contact - 1 - WITHOUT_ACCOUNT.filter((o
 
 function campaignWorkflow(credId: string, credName: string): WorkflowSpec {
 	return {
-		name: 'e2e (y): 30 contacts',
+		name: 'e2e (z): 30 contacts',
 		nodes: [
 			{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
 			{
@@ -85,12 +85,12 @@ function campaignWorkflow(credId: string, credName: string): WorkflowSpec {
 	};
 }
 
-/** (y) the whole campaign in one run. */
+/** (z) the whole campaign in one run. */
 export async function campaignChecks(tools: E2eTools, rest: RestClient): Promise<void> {
 	const { startSandbox } = (await import('../sandbox/server')) as { startSandbox: (o: unknown) => Promise<Sandbox> };
 	const sandbox = await startSandbox({ dialect: 'v2', version: '2.3.7', instances: [{ name: 'demo' }] });
 	try {
-		const credName = 'Evolution API 2.3.7 (y)';
+		const credName = 'Evolution API 2.3.7 (z)';
 		const made = await rest.call('POST', '/credentials', { name: credName, type: 'messagingInstanceApi', data: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, dialect: 'v2' } });
 		const workflow = await rest.call('POST', '/workflows', { ...campaignWorkflow(String(made.id), credName), active: false, settings: { executionOrder: 'v1' } });
 		// WhatsApp refuses the 12th contact's first try, and every send from the 20th contact's on
@@ -100,7 +100,7 @@ export async function campaignChecks(tools: E2eTools, rest: RestClient): Promise
 
 		let output: any[] = [];
 		let requests: any[] = [];
-		await tools.check('(y) a 30-contact run from a Code node with the Sending options finishes, one output item per contact, in order', async () => {
+		await tools.check('(z) a 30-contact run from a Code node with the Sending options finishes, one output item per contact, in order', async () => {
 			const result = await executeWorkflow(tools.userFolder, String(workflow.id), tools.version);
 			await sandbox.settled();
 			const error = result.data?.data?.resultData?.error ?? result.data?.resultData?.error;
@@ -111,7 +111,7 @@ export async function campaignChecks(tools: E2eTools, rest: RestClient): Promise
 			assert.deepEqual(output.map((item) => item.pairedItem?.item ?? item.pairedItem?.[0]?.item), Array.from({ length: CONTACTS }, (_, i) => i));
 		});
 
-		await tools.check('(y) the numbers are checked in one request before the first send; the 5 without an account are skipped, never sent to', async () => {
+		await tools.check('(z) the numbers are checked in one request before the first send; the 5 without an account are skipped, never sent to', async () => {
 			assert.equal(requests[0]?.path, '/chat/whatsappNumbers/demo');
 			assert.deepEqual(requests[0].body.numbers, Array.from({ length: CONTACTS }, (_, i) => numberOf(i + 1)));
 			assert.equal(requests.filter((r) => r.path.startsWith('/chat/whatsappNumbers')).length, 1);
@@ -123,7 +123,7 @@ export async function campaignChecks(tools: E2eTools, rest: RestClient): Promise
 			assert.ok(WITHOUT_ACCOUNT.every((contact) => !sentTo.has(numberOf(contact))), 'a number without an account was sent to');
 		});
 
-		await tools.check('(y) the rate-overlimit at the 12th contact is waited out and its message goes out; the logout at the 20th stops the run: 10 contacts not sent', async () => {
+		await tools.check('(z) the rate-overlimit at the 12th contact is waited out and its message goes out; the logout at the 20th stops the run: 10 contacts not sent', async () => {
 			const sends = requests.filter((r) => r.path === '/message/sendText/demo');
 			const toContact12 = sends.filter((r) => r.body.number === numberOf(RATE_LIMITED_AT)).map((r) => r.status);
 			assert.deepEqual(toContact12, [400, 201], `outcomes ${JSON.stringify(output.map((item) => [item.json.outcome, item.json.error ?? item.json.reason]))}; requests ${JSON.stringify(requests.map((r) => [r.path, r.status]))}`);
@@ -139,13 +139,13 @@ export async function campaignChecks(tools: E2eTools, rest: RestClient): Promise
 			assert.equal(sends.length, sendsBefore(LOGGED_OUT_AT) + 2, `${sends.length} sends reached the server`);
 		});
 
-		await tools.check('(y) the sandbox saw every pause inside the 1–2 s window, and no contact got two messages', async () => {
+		await tools.check('(z) the sandbox saw every pause inside the 1–2 s window, and no contact got two messages', async () => {
 			const sends = requests.filter((r) => r.path === '/message/sendText/demo');
 			const gaps = sends.slice(1).map((r, i) => ({ gap: r.at - sends[i].at, afterRefusal: sends[i].status === 400 }));
 			// After a rate limit the node waits the rate limit's wait (1 s, doubling, plus up to 1 s), not the pace.
 			const paced = gaps.filter((g) => !g.afterRefusal).map((g) => g.gap);
 			assert.ok(paced.every((gap) => gap >= PAUSE_MS.min - 5 && gap <= PAUSE_MS.max + 250), `pauses outside the window: ${JSON.stringify(paced)}`);
-			console.log(`(y) ${paced.length} paced gaps between sends, ${Math.min(...paced)}–${Math.max(...paced)} ms (window ${PAUSE_MS.min}–${PAUSE_MS.max} ms)`);
+			console.log(`(z) ${paced.length} paced gaps between sends, ${Math.min(...paced)}–${Math.max(...paced)} ms (window ${PAUSE_MS.min}–${PAUSE_MS.max} ms)`);
 			const delivered = (sandbox.chat as any[]).filter((line) => line.direction === 'out');
 			const chats = delivered.map((line) => line.chat);
 			assert.equal(new Set(chats).size, chats.length, `a contact got two messages: ${JSON.stringify(chats)}`);

@@ -36,7 +36,7 @@ const STEPS: Array<{ node: string; parameters: Record<string, unknown>; request:
 	{ node: 'Create Credential', parameters: { resource: 'chatbot', operation: 'createOpenAiCredential', name: 'E2E', apiKey: OPENAI_KEY }, request: 'POST /openai/creds/demo' },
 	{ node: 'Credentials', parameters: { resource: 'chatbot', operation: 'getManyOpenAiCredentials', returnAll: true }, request: 'GET /openai/creds/demo' },
 	{ node: 'Models', parameters: { resource: 'chatbot', operation: 'getOpenAiModels', openaiCredsId: byId(OPENAI_CREDENTIAL), limit: 1 }, request: 'GET /openai/getModels/demo' },
-	{ node: 'Typebot Settings', parameters: { resource: 'chatbot', operation: 'updateSettings', kind: 'typebot', keywordFinish: '#stop' }, read: 'GET /typebot/fetchSettings/demo', request: 'POST /typebot/settings/demo' },
+	{ node: 'Typebot Settings', parameters: { resource: 'chatbot', operation: 'updateSettings', kind: 'typebot', settings: { keywordFinish: '#stop' } }, read: 'GET /typebot/fetchSettings/demo', request: 'POST /typebot/settings/demo' },
 	{ node: 'Create Bot', parameters: { resource: 'chatbot', operation: 'create', kind: 'typebot', url: 'https://typebot.example.com', typebot: 'e2e-flow', description: 'E2E flow', triggerValue: 'start' }, request: 'POST /typebot/create/demo' },
 	{ node: 'Bots', parameters: { resource: 'chatbot', operation: 'getMany', kind: 'typebot', returnAll: true }, request: 'GET /typebot/find/demo' },
 	{ node: 'Get Bot', parameters: { resource: 'chatbot', operation: 'get', kind: 'typebot', botId: byId(BOT) }, request: 'GET /typebot/fetch/{bot}/demo' },

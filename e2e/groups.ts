@@ -116,8 +116,8 @@ export const E2E_GROUPS: E2eGroup[] = [
 	served('pq', serverVersionChecks),
 	// (s) a send retried by n8n's Retry On Fail after a late answer: one message, one id
 	served('s', (tools, rest) => retriedSendChecks(tools, rest)),
-	// (y) sending to many: pace, numbers checked first, a rate limit recovered, a logout stopping the run
-	served('y', (tools, rest) => campaignChecks(tools, rest)),
+	// (z) sending to many: pace, numbers checked first, a rate limit recovered, a logout stopping the run
+	served('z', (tools, rest) => campaignChecks(tools, rest)),
 	// (r) what the node creator shows: the merged entry's description, the first action
 	served('r', (tools, rest) => creatorEntryChecks(tools, rest), 'what n8n\'s editor lists for the package'),
 	// (t) Chatbot and Event Integration: every operation chained in one workflow

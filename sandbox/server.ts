@@ -30,16 +30,7 @@ import { connectionData, qrData, receive } from './injection';
 import { DEFAULT_SERVER_VERSION, ServerVersion, rootAnswer } from './versions';
 import { licenceRequired, passesGate } from './licence';
 
-export type {
-	Dialect,
-	SandboxOptions,
-	RecordedRequest,
-	DeliveryAttempt,
-	RecordedDelivery,
-	WebhookConfig,
-	ChatEntry,
-	RouteDef,
-} from './types';
+export type { Dialect, SandboxOptions, RecordedRequest, DeliveryAttempt, RecordedDelivery, WebhookConfig, ChatEntry, RouteDef } from './types';
 export type { IncomingMessage, IncomingMedia } from './messages';
 export type { StoredMedia, MediaMessageType } from './media';
 export type { Sandbox } from './sandbox';
@@ -223,7 +214,6 @@ class SandboxImpl implements Sandbox {
 	refuseSends(opts: SendRefusalOptions): void {
 		this.failures.refuseSends(opts);
 	}
-
 	answerLate(opts: LateOptions): void {
 		this.lateAnswers.add(opts);
 	}

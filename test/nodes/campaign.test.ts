@@ -5,6 +5,7 @@ import type { Sandbox } from '../../sandbox/sandbox';
 import { fieldsOf, OPERATIONS } from '../../nodes/MessagingInstance/actions/index';
 import { CHECK_BATCH } from '../../nodes/MessagingInstance/actions/message/sending/accounts';
 import { MESSAGE_IDS, runNode } from '../harness/engine';
+import { useHostileServer } from '../hostile/server';
 import { credentialsFor, run, useSandbox } from './helpers';
 
 /**
@@ -204,9 +205,17 @@ describe('sending to many (v2)', () => {
 		expect(sends(sandbox.current)).toHaveLength(2);
 	});
 
-	test('Sending options with a wrong value fail before any request, naming the field', async () => {
-		const result = await run(sandbox.current, text({ pauseMinSeconds: 9, pauseMaxSeconds: 3 }), { items: numbersOf(2) });
-		expect(result.error?.message).toMatch(/Pause Between Messages: At Least \(Seconds\)/);
+	test.each([
+		[{ pauseMinSeconds: 9, pauseMaxSeconds: 3 }, /Pause Between Messages: At Least \(Seconds\).*must not be more than/],
+		[{ pauseMaxSeconds: 'soon' }, /Pause Between Messages: At Most \(Seconds\).*must be a number/],
+		[{ rateLimitRetries: 1e9 }, /Retries on Rate Limit.*must be between 0 and 10/],
+		[{ stopAfterFailures: 0.5 }, /Stop After Failures in a Row.*must be a whole number/],
+		[{ typeLikePerson: 'yes please' }, /Type Like a Person.*must be true or false/],
+		[{ typeLikePerson: true, typingMaxSeconds: 1e12 }, /Typing At Most \(Seconds\).*must be between 0 and 300/],
+		[{ onlyNumbersWithAccount: { deep: [1] } }, /Only Numbers With an Account.*must be true or false/],
+	])('Sending %j fails before any request, naming the field', async (sending, message) => {
+		const result = await run(sandbox.current, text(sending as INodeParameters), { items: numbersOf(2) });
+		expect(`${result.error?.message} ${result.error?.description ?? ''}`).toMatch(message);
 		expect(sandbox.current.requests).toHaveLength(0);
 	});
 });
@@ -223,4 +232,29 @@ describe('sending to many (documented interface)', () => {
 		]);
 		expect(result.items.map((item) => item.json.outcome)).toEqual(['sent', 'skipped']);
 	});
+});
+
+describe('sending to many behind a proxy that rate limits', () => {
+	const hostile = useHostileServer();
+
+	test('a 429 with Retry-After: 7 is waited out as the server asks (not the shorter first wait), then sent once', async () => {
+		hostile.current.script('rate-limited');
+		// The lookup before the retry finds nothing (an empty page of Find Messages); a send is answered as sent.
+		hostile.current.answerAll((request) =>
+			request.path.startsWith('/chat/findMessages')
+				? { json: { messages: { total: 0, pages: 0, currentPage: 1, records: [] } } }
+				: { json: { key: { id: 'OK1' }, status: 'PENDING' } },
+		);
+		const started = Date.now();
+		const result = await runNode({
+			parameters: { instance: 'demo', ...text({ rateLimitRetries: 1, rateLimitWaitSeconds: 0.01 }) },
+			items: numbersOf(1),
+			credentials: { baseUrl: hostile.current.url, apiKey: 'proxy-key-1234567890', dialect: 'v2' },
+		});
+		expect(result.error).toBeUndefined();
+		expect(Date.now() - started).toBeGreaterThanOrEqual(7000);
+		// the refused send, the lookup of its id (nothing there: the proxy answers it `ok`, without messages), the send again
+		expect(hostile.current.seen.map((request) => request.path)).toEqual(['/message/sendText/demo', '/chat/findMessages/demo', '/message/sendText/demo']);
+		expect(result.items.map((item) => item.json.outcome)).toEqual(['sent']);
+	}, 20_000);
 });

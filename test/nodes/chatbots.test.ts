@@ -57,14 +57,14 @@ const PLATFORMS: PlatformCase[] = [
 	{ kind: 'evolutionBot', fields: { apiUrl: 'https://bot.example.com/api', apiKey: BOT_KEY }, body: { apiUrl: 'https://bot.example.com/api', apiKey: BOT_KEY }, secret: 'apiKey' },
 ];
 
-/** The settings body a fresh Update Settings sends: the server's own defaults. */
+/** The settings body a fresh Update Settings sends on an instance without saved settings: the server's own defaults, read first. */
 function freshSettings(platform: PlatformCase): IDataObject {
 	return {
 		...(platform.kind === 'openai' ? { openaiCredsId: credentialId, speechToText: false } : {}),
 		expire: 300,
 		keywordFinish: 'bye',
 		delayMessage: 1000,
-		unknownMessage: 'Sorry, I don\'t understand',
+		unknownMessage: 'Sorry, I dont understand',
 		listeningFromMe: true,
 		stopBotFromMe: true,
 		// every platform reads all four (its service sends through the shared one)
@@ -222,7 +222,7 @@ describe('Chatbot: every operation on every Bot Platform', () => {
 		test('Update Settings names a fallback bot; the answer carries it without its secret', async () => {
 			const result = await run(
 				sandbox.current,
-				chatbot('updateSettings', { kind, ...(kind === 'openai' ? { openaiCredsId: picked(credentialId), speechToText: true } : {}), expire: 0, ignoreJids: '', fallbackId: picked(botId) }),
+				chatbot('updateSettings', { kind, ...(kind === 'openai' ? { openaiCredsId: picked(credentialId), speechToText: true } : {}), settings: { expire: 0, ignoreJids: '' }, fallbackId: picked(botId) }),
 			);
 			expect(result.error).toBeUndefined();
 			// the chat Ignore Chat added stays ignored: an empty Ignored Chats keeps the stored list

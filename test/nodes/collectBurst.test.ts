@@ -119,7 +119,7 @@ describe('Collect Burst refuses before it waits', () => {
 	test('with the documented dialect, which has no Find Messages', async () => {
 		const started = Date.now();
 		const run = await collect(sandbox.current, { chatId: CONTACT_JID, messageId: 'X1' }, { quietSeconds: 30, maxWaitSeconds: 60 }, { dialect: 'documented' });
-		expect(run.error?.message).toBe('"Operation" Collect Burst needs a v2.x server [item 0]');
+		expect(run.error?.message).toBe("Message → Collect Burst needs an Evolution API v2.x server; the credential's Server Dialect is the documented interface [item 0]");
 		expect(Date.now() - started).toBeLessThan(5_000);
 		expect(sandbox.current.requests).toEqual([]);
 	});

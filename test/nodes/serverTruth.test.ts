@@ -87,13 +87,13 @@ describe('fields the server reads (2.3.7)', () => {
 	});
 
 	test('Chatbot behaviour fields are offered for every platform: Typebot\'s settings carry Keep Open, Debounce Time, Split Messages and Time per Character', async () => {
-		const result = await run(sandbox.current, { resource: 'chatbot', operation: 'updateSettings', kind: 'typebot', keepOpen: true, debounceTime: 3, splitMessages: true, timePerChar: 40 });
+		const result = await run(sandbox.current, { resource: 'chatbot', operation: 'updateSettings', kind: 'typebot', settings: { keepOpen: true, debounceTime: 3, splitMessages: true, timePerChar: 40 } });
 		expect(result.error).toBeUndefined();
 		expect(sent(sandbox.current)[1]).toEqual({
 			method: 'POST',
 			path: '/typebot/settings/demo',
 			status: 200,
-			body: { expire: 300, keywordFinish: 'bye', delayMessage: 1000, unknownMessage: 'Sorry, I don\'t understand', listeningFromMe: true, stopBotFromMe: true, keepOpen: true, debounceTime: 3, splitMessages: true, timePerChar: 40, ignoreJids: [] },
+			body: { expire: 300, keywordFinish: 'bye', delayMessage: 1000, unknownMessage: 'Sorry, I dont understand', listeningFromMe: true, stopBotFromMe: true, keepOpen: true, debounceTime: 3, splitMessages: true, timePerChar: 40, ignoreJids: [] },
 		});
 		expect(result.items[0].json).toMatchObject({ keepOpen: true, debounceTime: 3, splitMessages: true, timePerChar: 40 });
 

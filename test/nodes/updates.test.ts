@@ -64,7 +64,7 @@ const CASES: Record<string, Case> = {
 	'chatwoot.set': async (sandbox) => {
 		declareSecrets(CHATWOOT_TOKEN, NEW_CHATWOOT_TOKEN);
 		const connection = { url: 'https://chatwoot.example.com', accountId: '7', token: CHATWOOT_TOKEN };
-		const seeded = await run(sandbox, { resource: 'chatwoot', operation: 'set', ...connection, signMsg: true, options: { signDelimiter: '--', nameInbox: 'Support', ignoreJids: '@g.us' } });
+		const seeded = await run(sandbox, { resource: 'chatwoot', operation: 'set', ...connection, options: { signMsg: true, reopenConversation: true, signDelimiter: '--', nameInbox: 'Support', ignoreJids: '@g.us' } });
 		expect(seeded.error).toBeUndefined();
 		sandbox.clearRequests();
 
@@ -76,25 +76,25 @@ const CASES: Record<string, Case> = {
 			{
 				method: 'POST',
 				path: '/chatwoot/set/demo',
-				body: { ...connection, nameInbox: 'Support', signMsg: true, reopenConversation: false, conversationPending: false, signDelimiter: '--', enabled: false },
+				body: { ...connection, nameInbox: 'Support', signMsg: true, reopenConversation: true, conversationPending: false, signDelimiter: '--', enabled: false },
 				status: 201,
 			},
 		]);
 		expect(off.items[0].json).toMatchObject({ enabled: false, token: '[redacted]' });
 		expect(await stored(sandbox, { resource: 'chatwoot', operation: 'get' })).toMatchObject({ enabled: false, ...connection, token: '[redacted]', nameInbox: 'Support', signDelimiter: '--', ignoreJids: ['@g.us'] });
 
-		// Switched on again with a new token from a fresh node: the inbox name, delimiter and ignored chats stay.
+		// Switched on again with a new token from a fresh node: the switches, inbox name, delimiter and ignored chats stay.
 		sandbox.clearRequests();
 		const on = await run(sandbox, { resource: 'chatwoot', operation: 'set', ...connection, token: NEW_CHATWOOT_TOKEN });
 		expect(on.error).toBeUndefined();
 		expect(sandbox.requests.map((request) => request.body)).toEqual([
 			undefined,
-			{ ...connection, token: NEW_CHATWOOT_TOKEN, nameInbox: 'Support', signMsg: false, reopenConversation: false, conversationPending: false, enabled: true },
+			{ ...connection, token: NEW_CHATWOOT_TOKEN, nameInbox: 'Support', signMsg: true, reopenConversation: true, conversationPending: false, signDelimiter: '--', enabled: true },
 		]);
-		expect(await stored(sandbox, { resource: 'chatwoot', operation: 'get' })).toMatchObject({ enabled: true, nameInbox: 'Support', signMsg: false, ignoreJids: ['@g.us'] });
+		expect(await stored(sandbox, { resource: 'chatwoot', operation: 'get' })).toMatchObject({ enabled: true, nameInbox: 'Support', signMsg: true, reopenConversation: true, signDelimiter: '--', ignoreJids: ['@g.us'] });
 	},
 	'chatbot.updateSettings': async (sandbox) => {
-		const seeded = await run(sandbox, { resource: 'chatbot', operation: 'updateSettings', kind: 'dify', ignoreJids: '@g.us', expire: 20 });
+		const seeded = await run(sandbox, { resource: 'chatbot', operation: 'updateSettings', kind: 'dify', settings: { ignoreJids: '@g.us', expire: 20, keywordFinish: '#stop' } });
 		expect(seeded.error).toBeUndefined();
 		sandbox.clearRequests();
 
@@ -102,8 +102,14 @@ const CASES: Record<string, Case> = {
 		expect(fresh.error).toBeUndefined();
 		const [read, write] = sent(sandbox);
 		expect(read).toEqual({ method: 'GET', path: '/dify/fetchSettings/demo', body: undefined, status: 200 });
-		expect(write).toMatchObject({ method: 'POST', path: '/dify/settings/demo', status: 200, body: { expire: 300, ignoreJids: ['@g.us'] } });
-		expect(await stored(sandbox, { resource: 'chatbot', operation: 'getSettings', kind: 'dify' })).toMatchObject({ ignoreJids: ['@g.us'] });
+		expect(write).toMatchObject({ method: 'POST', path: '/dify/settings/demo', status: 200, body: { expire: 20, keywordFinish: '#stop', ignoreJids: ['@g.us'] } });
+		expect(await stored(sandbox, { resource: 'chatbot', operation: 'getSettings', kind: 'dify' })).toMatchObject({ expire: 20, keywordFinish: '#stop', ignoreJids: ['@g.us'] });
+
+		// One setting changed: only it; the rest as stored.
+		sandbox.clearRequests();
+		const one = await run(sandbox, { resource: 'chatbot', operation: 'updateSettings', kind: 'dify', settings: { expire: 5 } });
+		expect(one.error).toBeUndefined();
+		expect(sent(sandbox)[1].body).toMatchObject({ expire: 5, keywordFinish: '#stop', ignoreJids: ['@g.us'] });
 	},
 	'chatbot.update': async (sandbox) => {
 		const bot = { kind: 'typebot', url: 'https://typebot.example.com', typebot: 'kept-options', triggerValue: 'kept' };

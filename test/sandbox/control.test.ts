@@ -136,6 +136,22 @@ describe('control routes, chat log and SSE', () => {
 		expect((await control(sb, 'POST', '/_sandbox/late', { ms: -1 })).status).toBe(400);
 	});
 
+	it('POST /_sandbox/refuseSends arms WhatsApp\'s refusals: rate-overlimit after a burst, then a logged-out instance for good', async () => {
+		expect((await control(sb, 'POST', '/_sandbox/refuseSends', { kind: 'rateOverlimit', after: 1, times: 1 })).status).toBe(200);
+		const send = async () => await call(sb, '/message/sendText/demo', { number: '5511999990000', text: 'x' });
+		expect((await send()).status).toBe(201);
+		expect((await send()).body).toEqual({ status: 400, error: 'Bad Request', response: { message: ['Error: rate-overlimit'] } });
+		expect((await send()).status).toBe(201);
+		// A number without an account is refused by the server's own check first; it is not a send WhatsApp saw.
+		expect((await control(sb, 'POST', '/_sandbox/refuseSends', { kind: 'loggedOut' })).status).toBe(200);
+		expect((await call(sb, '/message/sendText/demo', { number: '0511999990000', text: 'x' })).status).toBe(400);
+		for (let i = 0; i < 3; i++) expect((await send()).body).toEqual({ status: 500, error: 'Internal Server Error', response: { message: 'Connection Closed' } });
+		expect((await control(sb, 'POST', '/_sandbox/refuseSends', { kind: 'banned' })).status).toBe(400);
+		expect((await control(sb, 'POST', '/_sandbox/refuseSends', { kind: 'loggedOut', after: -1 })).status).toBe(400);
+		await control(sb, 'POST', '/_sandbox/reset', {});
+		expect((await send()).status).toBe(201);
+	});
+
 	it('keeps a chat log of incoming and outgoing traffic (history)', async () => {
 		const key = { remoteJid: '5511999990000@s.whatsapp.net', fromMe: false, id: 'IN1' };
 		await control(sb, 'POST', '/_sandbox/messages', { instance: 'demo', from: '5511999990000', text: 'hi', id: 'IN1' });

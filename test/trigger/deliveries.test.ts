@@ -24,7 +24,7 @@ describe.each<Dialect>(['documented', 'v2'])('trigger deliveries (%s)', (dialect
 	it('emits one simplified item for a text message, with the raw event minus secrets', async () => {
 		const { sandbox, harness } = await start();
 		const delivery = await sandbox.injectMessage(INSTANCE, { from: FROM, text: 'hello there', pushName: 'Ana', id: `${dialect}-MSG1` });
-		// Answered with a small acknowledgement (n8n's own answer would be the text "firstEntryJson").
+		// Answered by n8n with the node's webhookResponse (the description's responseData is empty; n8n's default would be the text "firstEntryJson").
 		expect(delivery?.attempts).toEqual([{ status: 200, responseBody: JSON.stringify({ received: true }) }]);
 		expect(harness.emitted).toHaveLength(1);
 		const { json, binary } = harness.emitted[0];

@@ -2,16 +2,14 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
-	INodeProperties,
-	INodePropertyCollection,
 	NodeParameterValueType,
 } from 'n8n-workflow';
 
 import { inputError } from '../../shared/errors';
-import { addChoices, choiceProblem, type FieldChoices } from './choices';
+import { choiceProblem } from './choices';
+import type { FieldLabels, NumberRule } from './fieldLabels';
 import { queryValueProblem, segmentProblem } from '../../shared/requestParts';
 import { normaliseRecipient, quoted, splitList, unique } from './normalise';
-import { checkedNumber, rangeOf, type NumberRule } from './numberRange';
 
 function containsExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
@@ -108,54 +106,10 @@ export class ParameterSource {
 	}
 }
 
-/**
- * Where a field is, by name (`text`, or `options.delay` for an option of a collection): the
- * label the editor shows; for an option-type field the values its options allow; and, by
- * label, the range each number field declares (`typeOptions.minValue`/`maxValue`): the editor
- * keeps a typed number in it, an expression is checked against it here.
- */
-export interface FieldLabels extends ReadonlyMap<string, string> {
-	readonly choices?: ReadonlyMap<string, ReadonlySet<string>>;
-	readonly ranges?: ReadonlyMap<string, NumberRule>;
-}
+export { fieldLabels, type FieldLabels } from './fieldLabels';
 
-function isPropertyCollection(option: unknown): option is INodePropertyCollection {
-	return typeof option === 'object' && option !== null && Array.isArray((option as { values?: unknown }).values);
-}
-
-/**
- * The labels the editor shows for an operation's fields, so an error names a field the way
- * the user sees it: `name` → its display name, `collection.option` → "Collection: Option",
- * and for a fixed collection `collection.group` → "Collection: Group" and
- * `collection.group.value` → "Collection: Group: Value". Fields of the same name shown under
- * different conditions (a platform's own Bot Type) allow the options of all of them.
- */
-export function fieldLabels(properties: readonly INodeProperties[]): FieldLabels {
-	const labels = new Map<string, string>();
-	const choices: FieldChoices = new Map();
-	const ranges = new Map<string, NumberRule>();
-	const add = (path: string, label: string, property: INodeProperties) => {
-		if (!labels.has(path)) labels.set(path, label);
-		addChoices(choices, path, property);
-		const range = rangeOf(property);
-		if (range && !ranges.has(label)) ranges.set(label, range);
-	};
-	for (const property of properties) {
-		add(property.name, property.displayName, property);
-		for (const option of property.options ?? []) {
-			if (isPropertyCollection(option)) {
-				const group = `${property.name}.${option.name}`;
-				labels.set(group, `${property.displayName}: ${option.displayName}`);
-				for (const value of option.values) {
-					add(`${group}.${value.name}`, `${property.displayName}: ${option.displayName}: ${value.displayName}`, value);
-				}
-			} else if ('displayName' in option && property.type === 'collection') {
-				add(`${property.name}.${option.name}`, `${property.displayName}: ${option.displayName}`, option as INodeProperties);
-			}
-		}
-	}
-	return Object.assign(labels, { choices, ranges });
-}
+/** No number is taken past what JavaScript holds exactly: 2^53 + 2 would be sent as another number. */
+const SAFE_RANGE = { min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER };
 
 /** What a value is, in words, for an error about its type. */
 function kindOf(value: unknown): string {
@@ -296,10 +250,28 @@ export class ItemParameters {
 		return this.checkNumber(this.raw<unknown>(name), label, rule);
 	}
 
-	/** A number within the operation's rule, else the field's declared range, never past ±2^53 − 1 (numberRange.ts). */
-	checkNumber(value: unknown, label: string, rule: NumberRule = {}): number {
-		const checked = checkedNumber(value, rule, this.labels.ranges?.get(label));
-		return 'problem' in checked ? this.fail(label, checked.problem) : checked.value;
+	/**
+	 * A number within the operation's rule, else within the range the field declares, and never
+	 * past what JavaScript holds exactly (±2^53 − 1): a number field has a maximum however it is set.
+	 */
+	checkNumber(value: unknown, label: string, given: NumberRule = {}): number {
+		const declared = this.labels.ranges?.get(label);
+		const rule: NumberRule = {
+			integer: given.integer,
+			min: Math.max(given.min ?? declared?.min ?? SAFE_RANGE.min, SAFE_RANGE.min),
+			max: Math.min(given.max ?? declared?.max ?? SAFE_RANGE.max, SAFE_RANGE.max),
+		};
+		const parsed = typeof value === 'string' && value.trim() !== '' && value.length <= 40 ? Number(value) : value;
+		if (typeof parsed !== 'number' || !Number.isFinite(parsed)) {
+			this.fail(label, 'must be a number');
+		}
+		if (rule.integer && !Number.isInteger(parsed)) this.fail(label, 'must be a whole number');
+		const min = rule.min as number;
+		const max = rule.max as number;
+		const between = `must be between ${min} and ${max}`;
+		if (parsed < min) this.fail(label, max === SAFE_RANGE.max ? `must be at least ${min}` : between);
+		if (parsed > max) this.fail(label, min === SAFE_RANGE.min ? `must be at most ${max}` : between);
+		return parsed;
 	}
 
 	/** A phone number (normalised to digits) or a JID (trimmed). */

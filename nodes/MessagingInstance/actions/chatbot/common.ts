@@ -220,56 +220,27 @@ const BEHAVIOURS: Behaviour[] = [
 	},
 ];
 
-/** The bot's behaviour as an Options collection: what is left out, the server takes from the platform's settings. */
-export function botOptionsProperty(): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: BEHAVIOURS.map((behaviour) => behaviour.property),
-	};
+/**
+ * The behaviour as a collection: a bot's Options (what is left out, the server takes from the
+ * platform's settings), or the settings' own Settings (what is left out keeps its stored value).
+ */
+export function botOptionsProperty(name = 'options', displayName = 'Options', placeholder = 'Add Option'): INodeProperties {
+	return { displayName, name, type: 'collection', placeholder, default: {}, options: BEHAVIOURS.map((behaviour) => behaviour.property) };
 }
 
-export function readBotOptions(params: ItemParameters): IDataObject {
-	const options = params.collection('options');
+/** The behaviour the item sets in the collection `name`, read as the server takes it. */
+export function readBotOptions(params: ItemParameters, name = 'options'): IDataObject {
+	const options = params.collection(name);
 	const body: IDataObject = {};
 	for (const behaviour of BEHAVIOURS) {
-		const { name } = behaviour.property;
-		if (options[name] === undefined) continue;
-		body[name] = behaviour.read(params, options[name], params.label(`options.${name}`));
+		const field = behaviour.property.name;
+		if (options[field] === undefined) continue;
+		body[field] = behaviour.read(params, options[field], params.label(`${name}.${field}`));
 	}
 	return body;
 }
 
-/** The settings' behaviour fields. */
-export function settingsProperties(): INodeProperties[] {
-	return BEHAVIOURS.map((behaviour) => {
-		const property = { ...behaviour.property };
-		// The server's own defaults, so that saving the settings unchanged changes nothing.
-		if (property.name === 'expire') property.default = 300;
-		if (property.name === 'keywordFinish') property.default = 'bye';
-		if (property.name === 'unknownMessage') property.default = 'Sorry, I don\'t understand';
-		if (property.name === 'listeningFromMe' || property.name === 'stopBotFromMe') property.default = true;
-		if (property.name === 'debounceTime') property.default = 1;
-		if (property.name === 'ignoreJids') property.description = `${property.description}. Left empty, the stored list stays.`;
-		return property;
-	});
-}
-
-/** The settings of the item; an empty Ignored Chats is left out (the stored list stays, see updateSettings.ts). */
-export function readSettings(params: ItemParameters): IDataObject {
-	const body: IDataObject = {};
-	for (const behaviour of BEHAVIOURS) {
-		const { name } = behaviour.property;
-		const value = behaviour.read(params, params.raw<unknown>(name, behaviour.property.default), params.label(name));
-		if (!(Array.isArray(value) && value.length === 0)) body[name] = value;
-	}
-	return body;
-}
-
-/** The names of the settings' behaviour fields: what the server's settings hold besides a platform's own. */
+/** The names of the behaviour fields: what the server's settings hold besides a platform's own. */
 export const BEHAVIOUR_NAMES: readonly string[] = BEHAVIOURS.map((behaviour) => behaviour.property.name);
 
 export const TRIGGER_PROPERTIES: INodeProperties[] = [

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../types';
 import { storedRecord } from '../updates';
-import { BEHAVIOUR_NAMES, botIdProperty, kindProperty, platformPath, platformPaths, platformProperties, readPlatform, readPlatformFields, readSettings, settingsProperties } from './common';
+import { BEHAVIOUR_NAMES, botIdProperty, botOptionsProperty, kindProperty, platformPath, platformPaths, platformProperties, readBotOptions, readPlatform, readPlatformFields } from './common';
 
 const fallback: INodeProperties = {
 	...botIdProperty('A bot of the platform that answers chats no other bot\'s trigger matches (optional)'),
@@ -16,22 +16,25 @@ export const updateChatbotSettings: Operation = {
 	value: 'updateSettings',
 	name: 'Update Settings',
 	action: 'Update the chatbot settings',
-	description: 'Save the platform\'s default settings on the instance: what its bots do when they do not say otherwise',
+	description: 'Save the platform\'s default settings on the instance (what its bots do when they do not say otherwise); settings left out keep their current value',
 	v2Only: true,
-	properties: [kindProperty(), ...platformProperties((platform) => platform.settingsFields), ...settingsProperties(), fallback],
+	properties: [kindProperty(), ...platformProperties((platform) => platform.settingsFields), botOptionsProperty('settings', 'Settings', 'Add Setting'), fallback],
 	path: platformPaths('settings')[0],
 	itemPaths: platformPaths('settings'),
 	itemPath: (params) => platformPath(params, 'settings'),
 	buildBody: (params) => {
 		const platform = readPlatform(params);
-		const body = { ...readPlatformFields(params, platform.settingsFields), ...readSettings(params) };
+		const body = { ...readPlatformFields(params, platform.settingsFields), ...readBotOptions(params, 'settings') };
+		// An empty Ignored Chats keeps the stored list (Ignore Chat removes one chat from it).
+		if (Array.isArray(body.ignoreJids) && body.ignoreJids.length === 0) delete body.ignoreJids;
 		const fallbackId = params.textOrEmpty('fallbackId').trim();
 		return fallbackId === '' ? body : { ...body, fallbackId };
 	},
 	/**
 	 * The server stores what the body names and keeps what it leaves out (a Prisma update), but
-	 * most platforms' schemas require every setting, Ignored Chats too: a field left empty (no
-	 * fallback bot, no ignored chats) goes back as stored.
+	 * most platforms' schemas require every setting: each setting the item does not set (and an
+	 * empty Ignored Chats) goes back as stored, the server's defaults when none were saved. No
+	 * fallback bot is not sent: the server keeps the stored one.
 	 */
 	update: {
 		rule: 'readModifyWrite',

@@ -5,18 +5,21 @@ import { storedRecord } from '../updates';
 
 const WHEN_ENABLED = { show: { chatwootEnabled: [true] } };
 
-/** Options sent only when given, by their body key and type. */
+/** Options sent only when given, by their body key and type; those left out keep their stored value (see `update`). */
 const OPTIONS: INodeProperties[] = [
 	{ displayName: 'Auto Create Inbox', name: 'autoCreate', type: 'boolean', default: false, description: 'Whether the server creates the Chatwoot inbox (and its contact) itself' },
+	{ displayName: 'Conversation Pending', name: 'conversationPending', type: 'boolean', default: false, description: 'Whether new conversations start as pending' },
 	{ displayName: 'Days of Messages to Import', name: 'daysLimitImportMessages', type: 'number', typeOptions: { minValue: 1, maxValue: 3_650 }, default: 3, description: 'How many days back Import Messages goes' },
 	{ displayName: 'Ignored Chats', name: 'ignoreJids', type: 'string', default: '', placeholder: '5511999990000@s.whatsapp.net, @g.us', description: 'JIDs the server does not forward to Chatwoot, separated by commas (@g.us: all groups)' },
 	{ displayName: 'Import Contacts', name: 'importContacts', type: 'boolean', default: false, description: 'Whether the instance\'s contacts are imported into Chatwoot' },
 	{ displayName: 'Import Messages', name: 'importMessages', type: 'boolean', default: false, description: 'Whether the instance\'s recent messages are imported into Chatwoot' },
-	{ displayName: 'Inbox Name', name: 'nameInbox', type: 'string', default: '', description: 'Name of the Chatwoot inbox; empty: the instance\'s name' },
 	{ displayName: 'Inbox Logo URL', name: 'logo', type: 'string', default: '', description: 'Picture of the inbox\'s bot contact (with Auto Create Inbox)' },
+	{ displayName: 'Inbox Name', name: 'nameInbox', type: 'string', default: '', description: 'Name of the Chatwoot inbox; empty: the instance\'s name' },
 	{ displayName: 'Inbox Number', name: 'number', type: 'string', default: '', placeholder: '5511999990000', description: 'Phone number of the inbox (with Auto Create Inbox)' },
 	{ displayName: 'Merge Brazilian Contacts', name: 'mergeBrazilContacts', type: 'boolean', default: false, description: 'Whether Brazilian numbers with and without the ninth digit are one contact' },
 	{ displayName: 'Organization', name: 'organization', type: 'string', default: '', description: 'Name of the inbox\'s bot contact (with Auto Create Inbox)' },
+	{ displayName: 'Reopen Conversation', name: 'reopenConversation', type: 'boolean', default: false, description: 'Whether a new message reopens the contact\'s resolved conversation instead of starting one' },
+	{ displayName: 'Sign Messages', name: 'signMsg', type: 'boolean', default: false, description: 'Whether messages sent from Chatwoot carry the agent\'s name' },
 	{ displayName: 'Signature Delimiter', name: 'signDelimiter', type: 'string', default: '', placeholder: '\\n', description: 'What separates the agent\'s name from the message (with Sign Messages)' },
 ];
 
@@ -41,9 +44,6 @@ export const setChatwoot: Operation = {
 			displayOptions: WHEN_ENABLED,
 			description: 'Access token of a Chatwoot user or bot of that account. Never shown in the output.',
 		},
-		{ displayName: 'Sign Messages', name: 'signMsg', type: 'boolean', default: false, displayOptions: WHEN_ENABLED, description: 'Whether messages sent from Chatwoot carry the agent\'s name' },
-		{ displayName: 'Reopen Conversation', name: 'reopenConversation', type: 'boolean', default: false, displayOptions: WHEN_ENABLED, description: 'Whether a new message reopens the contact\'s resolved conversation instead of starting one' },
-		{ displayName: 'Conversation Pending', name: 'conversationPending', type: 'boolean', default: false, displayOptions: WHEN_ENABLED, description: 'Whether new conversations start as pending' },
 		{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, displayOptions: WHEN_ENABLED, options: OPTIONS },
 	],
 	path: '/chatwoot/set',
@@ -57,9 +57,6 @@ export const setChatwoot: Operation = {
 			accountId: params.identifier('accountId').trim(),
 			token: params.text('token').trim(),
 			url,
-			signMsg: params.flag('signMsg'),
-			reopenConversation: params.flag('reopenConversation'),
-			conversationPending: params.flag('conversationPending'),
 		};
 		const options = params.collection('options');
 		for (const option of OPTIONS) {

@@ -87,17 +87,14 @@ const realClock = (node: INode, signal: AbortSignal | undefined): Clock => ({
 });
 
 export class Campaign {
-	/**
-	 * When the server answered the last message of this run (its first try or a retry): the
-	 * pause counts from there, so the server sees at least the pause between two messages
-	 * however long the request took on its way.
-	 */
-	private lastAnswerAt: number | undefined;
+	/** When the last message of this run (its first try or a retry) went out, and when the server answered it. */
+	private last: { startAt: number; answerAt: number } | undefined;
 	private failuresInARow = 0;
 	/** Why the run stopped sending, once it has. */
 	private stoppedBecause: string | undefined;
 
-	private constructor(
+	/** A campaign of these settings; `open` reads them from the node. */
+	constructor(
 		private readonly settings: SendingSettings,
 		private readonly accounts: AccountCheck,
 		private readonly clock: Clock,
@@ -158,9 +155,10 @@ export class Campaign {
 		const rateLimit = this.settings.rateLimit;
 		for (let retry = 0; ; retry++) {
 			await this.pause();
+			const startAt = this.clock.now();
 			// The send's own error (already the node's, redacted) goes on as it is when it is not retried.
 			const [attempt] = await Promise.allSettled([send()]);
-			this.lastAnswerAt = this.clock.now();
+			this.last = { startAt, answerAt: this.clock.now() };
 			if (attempt.status === 'fulfilled') return attempt.value;
 			const error: unknown = attempt.reason;
 			const wait = rateLimit && retry < rateLimit.retries && isRateLimit(error)
@@ -169,16 +167,24 @@ export class Campaign {
 			// A server that asks for longer than the node ever waits gets the error, not a hung run.
 			if (wait === undefined || wait > MAX_WAIT_SECONDS * 1000) throw error;
 			await this.clock.sleep(wait);
-			const stored = await lookUp?.();
+			// A rate limit is an answer that refused the message; the lookup only guards against a
+			// server that took it all the same, so a lookup that fails does not stop the retry.
+			const stored = await lookUp?.().catch(() => undefined);
 			if (stored !== undefined) return stored;
 		}
 	}
 
-	/** The pause before a message: a random time in the window since the last one was answered; none before the first. */
+	/**
+	 * The pause before a message; none before the first. The next message starts a random time
+	 * in the window after the last one started, so the server sees the window's gaps, and never
+	 * less than the window's least after the last answer, so that a slow answer (or typing the
+	 * server holds) never shortens the gap below it.
+	 */
 	private async pause(): Promise<void> {
 		const pause = this.settings.pause;
-		if (!pause || this.lastAnswerAt === undefined) return;
-		const due = this.lastAnswerAt + pause.minMs + this.clock.random() * (pause.maxMs - pause.minMs);
+		if (!pause || this.last === undefined) return;
+		const drawn = pause.minMs + this.clock.random() * (pause.maxMs - pause.minMs);
+		const due = Math.max(this.last.startAt + drawn, this.last.answerAt + pause.minMs);
 		const wait = due - this.clock.now();
 		if (wait > 0) await this.clock.sleep(wait);
 	}
