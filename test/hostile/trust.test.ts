@@ -231,7 +231,7 @@ describe('(10) numbers past their range are refused before any request', () => {
 		['Limit 2^53 + 2', { resource: 'label', operation: 'getMany', returnAll: false, limit: 2 ** 53 + 2 }, '"Limit" must be between 1 and 100000 [item 0]'],
 		['Send delay 1e300', { ...TEXT, options: { delay: 1e300 } }, '"Options: Delay (Milliseconds)" must be between 0 and 300000 [item 0]'],
 		['Time to Live 2^64', { resource: 'template', operation: 'update', templateId: rl('123'), updateFields: { ttl: 2 ** 64 } }, '"Update Fields: Time to Live (Seconds)" must be between 1 and 2592000 [item 0]'],
-		['Typing Delay 1e20', { resource: 'chatbot', operation: 'updateSettings', kind: 'typebot', delayMessage: 1e20 }, '"Typing Delay (Milliseconds)" must be between 0 and 300000 [item 0]'],
+		['Typing Delay 1e20', { resource: 'chatbot', operation: 'updateSettings', kind: 'typebot', settings: { delayMessage: 1e20 } }, '"Settings: Typing Delay (Milliseconds)" must be between 0 and 300000 [item 0]'],
 	])('%s', async (_name, parameters, message) => {
 		// The server's version is set: the version check comes first, and is not what this checks.
 		const result = await run(parameters, { credentials: { serverVersion: '2.3.7' } });
