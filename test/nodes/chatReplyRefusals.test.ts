@@ -1,9 +1,12 @@
 /** Send and Wait for Response answered in the chat (`chatReply`): what is refused, and where. */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import type { IDataObject } from 'n8n-workflow';
 
 import { runNode } from '../harness/engine';
 import { postJson } from '../harness/waiting';
-import { INSTANCE, secretOf } from '../trigger/helpers';
+import { INSTANCE, registeredUrl, secretOf } from '../trigger/helpers';
 import {
 	ASKED,
 	calls,
@@ -32,12 +35,57 @@ describe('Send and Wait for Response: Reply in the Chat, refused', () => {
 		await fetch(`${s.sandbox.url}/webhook/set/${INSTANCE}`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', apikey: s.sandbox.apiKey },
-			body: JSON.stringify({ webhook: { enabled: true, url: 'http://127.0.0.1:9/hook', events: ['MESSAGES_UPSERT'] } }),
+			body: JSON.stringify({ webhook: { enabled: true, url: s.harness.productionUrl(), events: ['MESSAGES_UPSERT'] } }),
 		});
 		s.sandbox.clearRequests();
 		const run = await runNode(optionsFor({ message: 'Anyone?' }));
 		expect(run.error?.message).toBe(`"Response Type" Reply in the Chat: the webhook of instance "${INSTANCE}" is not a Messaging Instance Trigger's [item 0]`);
 		expect(calls()).toEqual([`GET /webhook/find/${INSTANCE}`]);
+	});
+
+	/** Makes the instance's webhook (as the server's find route answers it) the given URL. */
+	async function webhookIs(url: string): Promise<void> {
+		// The secret header travels with the URL's secret, as a trigger registers them.
+		const headers = { 'x-messaging-instance-secret': new URL(url).searchParams.get('secret') ?? '' };
+		await fetch(`${s.sandbox.url}/webhook/set/${INSTANCE}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', apikey: s.sandbox.apiKey },
+			body: JSON.stringify({ webhook: { enabled: true, url, events: ['MESSAGES_UPSERT'], headers } }),
+		});
+		s.sandbox.clearRequests();
+	}
+
+	test('(1) a webhook on another host, with any secret, never receives the resume link: an error before sending', async () => {
+		const collected: string[] = [];
+		const collector = createServer((req, res) => {
+			collected.push(req.url ?? '');
+			res.writeHead(200, { 'content-type': 'application/json' }).end('{"waiting":true}');
+		});
+		await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+		const other = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
+		try {
+			await webhookIs(`${other}/collect?secret=anything`);
+			const run = await runNode(optionsFor({ message: 'Yes or no?' }));
+			expect(run.error?.message).toBe(
+				`"Response Type" Reply in the Chat: the webhook of instance "${INSTANCE}" is on ${other}, not on this n8n (${new URL(s.harness.baseUrl).origin}); the wait is not registered there [item 0]`,
+			);
+			expect(collected).toEqual([]);
+			expect(calls()).toEqual([`GET /webhook/find/${INSTANCE}`]);
+		} finally {
+			await new Promise((resolve) => collector.close(resolve));
+		}
+	});
+
+	test('(1) a webhook on this n8n whose secret the API key does not derive (none, or another\'s) is not trusted', async () => {
+		const own = new URL(s.harness.productionUrl());
+		const stranger = registeredUrl(own.toString(), 'a-secret-of-someone-else-000000000000000000');
+		for (const url of [`${own.toString()}?secret=anything`, stranger]) {
+			await webhookIs(url);
+			const run = await runNode(optionsFor({ message: 'Yes or no?' }));
+			expect(run.error?.message).toBe(`"Response Type" Reply in the Chat: the webhook of instance "${INSTANCE}" carries a secret this credential's API key does not give [item 0]`);
+			expect(calls()).toEqual([`GET /webhook/find/${INSTANCE}`]);
+		}
+		expect(storedWaits()).toEqual([]);
 	});
 
 	test('the documented dialect has no webhook find route: an error before any request', async () => {

@@ -73,7 +73,7 @@ describe.each(['documented', 'v2'] as const)('hostile input (%s)', (dialect) => 
 	});
 
 	test.each(['.', '..'])('the instance name %p is refused: the URL would resolve to another route', async (instance) => {
-		await refused({ ...text, instance }, new RegExp(`^"Instance" cannot be "${instance.replace(/\./g, '\\.')}" \\[item 0\\]$`));
+		await refused({ ...text, instance }, new RegExp(`^"Instance" cannot be "${instance.replace(/\./g, '\\.')}": in a URL it means another path \\[item 0\\]$`));
 	});
 
 	describe('waits beyond what a timer can hold are refused', () => {

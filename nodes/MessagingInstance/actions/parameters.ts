@@ -331,14 +331,14 @@ export class ItemParameters {
 			const present = Object.keys(item?.binary ?? {});
 			this.fail(
 				label,
-				`names no file of this item ("${property}")`,
+				`names no file of this item (${quoted(property)})`,
 				present.length > 0
 					? `The item's binary fields are: ${present.slice(0, 10).join(', ')}. Enter one of them.`
 					: 'The item has no binary data. Add a node before this one that reads or makes a file (e.g. Read/Write Files, HTTP Request, Convert to File).',
 			);
 		}
 		const data = await this.source.ctx.helpers.getBinaryDataBuffer(this.itemIndex, property);
-		if (data.length === 0) this.fail(label, `names an empty file ("${property}")`);
+		if (data.length === 0) this.fail(label, `names an empty file (${quoted(property)})`);
 		return { data, mimeType: binary.mimeType, fileName: binary.fileName };
 	}
 

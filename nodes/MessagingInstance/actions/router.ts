@@ -182,6 +182,18 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 			const params = new ItemParameters(parameters, itemIndex, labels);
 			params.checkChoices();
 			const instance = operation.scope === 'server' ? undefined : params.instanceName();
+			let itemDialect = dialect;
+			if (dialect.servesV2Routes && operation.needsServerVersion?.(params)) {
+				const version = await serverVersionOf(this, connection);
+				if (version !== undefined) itemDialect = dialectOf(dialect.name, version);
+			}
+			const itemRoute = operation.itemPath ? operation.itemPath(params) : route;
+			const request = await withStoredObject(operation, params, await buildRequest(operation, params, itemDialect, run), async (read) =>
+				await apiRequest(this, connection, { method: 'GET', route: read, instance, secrets: [...itemSecrets] }, itemIndex),
+			);
+			params.checkQuery(request.query);
+			learn(request);
+			// The item's own fields are checked (the request built) before the server is asked about the instance.
 			if (operation.cloudApiOnly && instance !== undefined) {
 				const integration = await integrationOf(instance, [...itemSecrets], itemIndex);
 				if (integration !== undefined && integration !== CLOUD_API_INTEGRATION) {
@@ -194,17 +206,6 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 					);
 				}
 			}
-			let itemDialect = dialect;
-			if (dialect.servesV2Routes && operation.needsServerVersion?.(params)) {
-				const version = await serverVersionOf(this, connection);
-				if (version !== undefined) itemDialect = dialectOf(dialect.name, version);
-			}
-			const itemRoute = operation.itemPath ? operation.itemPath(params) : route;
-			const request = await withStoredObject(operation, params, await buildRequest(operation, params, itemDialect, run), async (read) =>
-				await apiRequest(this, connection, { method: 'GET', route: read, instance, secrets: [...itemSecrets] }, itemIndex),
-			);
-			params.checkQuery(request.query);
-			learn(request);
 			const file = operation.binaryOutput ? new FileOutput(this, params, itemIndex, operation.binaryOutput) : undefined;
 			const send = async (built: BuiltRequest) => {
 				learn(built);

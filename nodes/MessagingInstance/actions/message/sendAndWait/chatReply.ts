@@ -35,11 +35,6 @@ async function triggerOf(params: ItemParameters, dialect: Dialect, run: Operatio
 	if (!found || !found.enabled) {
 		params.fail(RESPONSE_TYPE, `Reply in the Chat: the instance "${instance}" has no webhook, so no trigger receives its messages`, TRIGGER_HINT);
 	}
-	const secret = secretInUrl(found.url);
-	const header = Object.entries(found.headers).find(([name]) => name.toLowerCase() === SECRET_HEADER)?.[1];
-	if (!secret || (header !== undefined && header !== secret)) {
-		params.fail(RESPONSE_TYPE, `Reply in the Chat: the webhook of instance "${instance}" is not a Messaging Instance Trigger's`, TRIGGER_HINT);
-	}
 	// The registration carries this execution's resume link: it goes only to this n8n, to a
 	// trigger whose secret this credential's API key derives (compared in constant time).
 	const target = new URL(found.url);
@@ -50,6 +45,11 @@ async function triggerOf(params: ItemParameters, dialect: Dialect, run: Operatio
 			`Reply in the Chat: the webhook of instance "${instance}" is on ${target.origin.slice(0, 100)}, not on this n8n (${own.origin}); the wait is not registered there`,
 			`${TRIGGER_HINT} If the trigger is on this n8n, check that its webhook URL (WEBHOOK_URL) is the address n8n gives its waiting executions too.`,
 		);
+	}
+	const secret = secretInUrl(found.url);
+	const header = Object.entries(found.headers).find(([name]) => name.toLowerCase() === SECRET_HEADER)?.[1];
+	if (!secret || (header !== undefined && header !== secret)) {
+		params.fail(RESPONSE_TYPE, `Reply in the Chat: the webhook of instance "${instance}" is not a Messaging Instance Trigger's`, TRIGGER_HINT);
 	}
 	const scope = scopeInUrl(found.url);
 	const expected = scope ? run.triggerSecret(scope) : undefined;
