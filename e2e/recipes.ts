@@ -19,7 +19,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { DEFAULT_N8N_VERSION, executeWorkflow, nodeOutputs, request, resolveN8nVersion, runtimeDir, type RestClient } from '../scripts/n8n-runtime';
+import { DEFAULT_N8N_VERSION, executeWorkflow, executionFailure, nodeOutputs, request, resolveN8nVersion, runtimeDir, type RestClient } from '../scripts/n8n-runtime';
 import { findServiceBinaries, redisCommands, startRedis } from '../scripts/services';
 import { ACTION, TRIGGER, CODE_FILE, RECIPES, RECIPE_DIR, REDIS_CREDENTIAL, SANDBOX_CREDENTIAL, buildRecipe, readRecipe, recipePath, referencedNodeNames, type EditorRules } from './recipeBook';
 import { unflatten } from './serverVersions';
@@ -131,14 +131,14 @@ export async function recipeChecks(tools: E2eTools, rest: RestClient, n8nUrl: st
 
 		await tools.check('(x) onboarding, run twice: Create an instance gives the token, then "already in use" (On Error: Continue); Connect an instance, named through Create\'s parameter, gives the QR code both times', async () => {
 			const first = await executeWorkflow(tools.userFolder, ids.onboarding, tools.version);
-			assert.ok(first.ok, first.stdout.slice(-1500));
+			assert.ok(first.ok, executionFailure(first));
 			let out = nodeOutputs(first.data);
 			assert.equal(typeof out['Create an instance']?.[0]?.json?.hash, 'string', JSON.stringify(out['Create an instance']).slice(0, 300));
 			assert.match(String(out['Connect an instance']?.[0]?.json?.code), /^2@/, JSON.stringify(out['Connect an instance']).slice(0, 300));
 			assert.equal((out['Connect an instance'][0] as any).binary?.data?.mimeType, 'image/png');
 			assert.deepEqual(sent(sandbox, '/instance/create').map((r) => r.body.instanceName), ['shop']);
 			const second = await executeWorkflow(tools.userFolder, ids.onboarding, tools.version);
-			assert.ok(second.ok, second.stdout.slice(-1500));
+			assert.ok(second.ok, executionFailure(second));
 			out = nodeOutputs(second.data);
 			assert.match(JSON.stringify(out['Create an instance']?.[0]?.json), /already in use/);
 			assert.match(String(out['Connect an instance']?.[0]?.json?.code), /^2@/, JSON.stringify(out['Connect an instance']).slice(0, 300));

@@ -12,7 +12,7 @@
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 
-import { REPO_ROOT, executeWorkflow, freePort, nodeOutputs, type N8nHandle, type RestClient } from '../scripts/n8n-runtime';
+import { REPO_ROOT, executeWorkflow, executionFailure, freePort, nodeOutputs, type N8nHandle, type RestClient } from '../scripts/n8n-runtime';
 import { portListening as listening, processGroupMembers as groupMembers, processRuns as running } from '../scripts/runtime/liveness';
 import { sleep, waitFor, type Report } from './report';
 import { readRecipe } from './recipeBook';
@@ -161,14 +161,14 @@ export async function onboardingRecipeChecks(report: Report, n8n: N8nHandle, res
 	if (!imported) return;
 	await report.check('(e) onboarding recipe, first run: Create makes the instance, Connect (Instance as an Expression) gives its QR code', async () => {
 		const res = await executeWorkflow(n8n, id);
-		assert.ok(res.ok, `${res.stdout.slice(-1500)}\n${res.stderr.slice(-1500)}`);
+		assert.ok(res.ok, executionFailure(res));
 		const out = nodeOutputs(res.data);
 		assert.equal(out['Create an instance']?.[0]?.json?.instance?.instanceName, 'shop', JSON.stringify(out['Create an instance']).slice(0, 500));
 		assert.match(String(out['Connect an instance']?.[0]?.json?.code), /^2@/, JSON.stringify(out['Connect an instance']).slice(0, 500));
 	});
 	await report.check('(e) onboarding recipe, second run: Create says the name is taken (and continues), Connect still gives the QR code', async () => {
 		const res = await executeWorkflow(n8n, id);
-		assert.ok(res.ok, `${res.stdout.slice(-1500)}\n${res.stderr.slice(-1500)}`);
+		assert.ok(res.ok, executionFailure(res));
 		const out = nodeOutputs(res.data);
 		assert.match(JSON.stringify(out['Create an instance']?.[0]?.json), /already in use/, JSON.stringify(out['Create an instance']).slice(0, 500));
 		assert.match(String(out['Connect an instance']?.[0]?.json?.code), /^2@/, JSON.stringify(out['Connect an instance']).slice(0, 500));

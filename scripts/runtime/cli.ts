@@ -39,7 +39,7 @@ export async function n8nCli(
 		/** Whether the output so far is complete: the command is then given GRACE_AFTER_DONE_MS to exit, then ended. */
 		doneWhen?: (stdout: string) => boolean;
 	} = {},
-): Promise<{ code: number | null; stdout: string; stderr: string; ms: number; endedAfterDone?: boolean }> {
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; ms: number; endedAfterDone?: boolean }> {
 	const { rt, env } = await cliEnv(x, opts.version);
 	fs.mkdirSync(path.join(folderOf(x), '.n8n'), { recursive: true });
 	const started = Date.now();
@@ -55,6 +55,7 @@ export async function n8nCli(
 		let stderr = '';
 		child.stdout!.on('data', (c) => (stdout += c));
 		child.stderr!.on('data', (c) => (stderr += c));
+		let endedAfterDone = false;
 		const end = () => {
 			try {
 				process.kill(-child.pid!, 'SIGKILL');
@@ -62,11 +63,15 @@ export async function n8nCli(
 				/* gone */
 			}
 		};
-		const timer = setTimeout(end, opts.timeoutMs ?? 180000);
+		// The hard timeout can fall inside the grace period of a command that already printed its
+		// complete output: that command, too, was ended only because it did not exit.
+		const timer = setTimeout(() => {
+			if (opts.doneWhen?.(stdout)) endedAfterDone = true;
+			end();
+		}, opts.timeoutMs ?? 180000);
 		// n8n's CLI has been seen to print a finished run and then not exit (its shutdown hanging
 		// on a loaded machine); the run itself is complete, so it is ended after a grace period
 		// and the caller is told so, instead of waiting for the timeout and calling it a failure.
-		let endedAfterDone = false;
 		let graceTimer: NodeJS.Timeout | undefined;
 		const watch = opts.doneWhen
 			? setInterval(() => {
@@ -78,7 +83,7 @@ export async function n8nCli(
 				}, 1000)
 			: undefined;
 		child.on('error', reject);
-		child.on('close', (code) => {
+		child.on('close', (code, signal) => {
 			clearTimeout(timer);
 			clearInterval(watch);
 			clearTimeout(graceTimer);
@@ -88,7 +93,7 @@ export async function n8nCli(
 				/* none */
 			}
 			forget();
-			resolve({ code, stdout, stderr, ms: Date.now() - started, ...(endedAfterDone ? { endedAfterDone } : {}) });
+			resolve({ code, signal, stdout, stderr, ms: Date.now() - started, ...(endedAfterDone ? { endedAfterDone } : {}) });
 		});
 	});
 }
@@ -170,12 +175,16 @@ export function randomId(): string {
 
 export interface ExecuteResult {
 	code: number | null;
+	/** the signal that ended the command, if one did */
+	signal: NodeJS.Signals | null;
 	ok: boolean;
 	/** Parsed JSON printed by `n8n execute --rawOutput` (the run's data), or null. */
 	data: any;
 	stdout: string;
 	stderr: string;
 	ms: number;
+	/** set when the command printed its finished run and was ended because it did not exit */
+	endedAfterDone?: boolean;
 }
 
 /** `n8n execute --id <id> --rawOutput`: runs the workflow headless; parses the printed JSON. */
@@ -189,6 +198,17 @@ export async function executeWorkflow(x: FolderOrHandle, id: string, version?: s
 	// a run that printed success and was ended only because the CLI did not exit counts as passed
 	const ok = res.code === 0 || (res.endedAfterDone === true && finishedRun(data) && !runError(data));
 	return { ...res, ok, data };
+}
+
+/**
+ * Why an `n8n execute` did not count as passed, for a check's message: how the command ended
+ * (exit code or signal, after how long, whether it had printed its run), the status of the run
+ * it printed, and the end of its output.
+ */
+export function executionFailure(res: ExecuteResult): string {
+	const ended = res.signal ? `was ended by ${res.signal}` : `exited with code ${res.code}`;
+	const printed = finishedRun(res.data) ? `printed a finished run (status ${res.data?.status ?? 'unknown'}${runError(res.data) ? ', with an error' : ''})` : 'printed no finished run';
+	return `n8n execute ${ended} after ${(res.ms / 1000).toFixed(1)} s${res.endedAfterDone ? ' (after its grace period)' : ''}; it ${printed}\n--- stdout (end) ---\n${res.stdout.slice(-1500)}\n--- stderr (end) ---\n${res.stderr.slice(-1500)}`;
 }
 
 /** The run's error, if the printed run data has one. */

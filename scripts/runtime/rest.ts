@@ -103,7 +103,11 @@ export async function setupOwnerAndLogin(url: string, owner = DEV_OWNER): Promis
 			const wf = await call('GET', `/workflows/${id}`);
 			return call('POST', `/workflows/${id}/activate`, { versionId: wf.versionId });
 		},
-		deactivate: async (id) => call('POST', `/workflows/${id}/deactivate`, {}),
+		deactivate: async (id) => {
+			const result = await call('POST', `/workflows/${id}/deactivate`, {});
+			await unpublished(raw, id);
+			return result;
+		},
 		nodeTypes: async () => {
 			const res = await request('GET', `${url}/types/nodes.json`, undefined, { cookie });
 			if (res.status !== 200) throw new Error(`/types/nodes.json -> ${res.status}`);
@@ -111,6 +115,26 @@ export async function setupOwnerAndLogin(url: string, owner = DEV_OWNER): Promis
 		},
 	};
 	return client;
+}
+
+/**
+ * Waits until n8n has finished unpublishing the workflow. n8n 2.x answers the deactivation
+ * at once and switches the triggers' external webhooks off afterwards, in the background
+ * (retrying a failed attempt 1 s and 2 s later); a check that closes its sandbox before that
+ * leaves "External webhook deregistration failed" in n8n's log. Its publication status is
+ * `in_progress` until then. An n8n without that status (1.x, 404) unpublishes within the request.
+ */
+async function unpublished(raw: RestClient['raw'], id: string, timeoutMs = 60000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const res = await raw('GET', `/workflows/${id}/publication-status`);
+		if (res.status === 404) return;
+		if (res.status >= 400) throw new Error(`GET /rest/workflows/${id}/publication-status -> ${res.status} ${res.body.slice(0, 500)}`);
+		const status = (JSON.parse(res.body) as { data?: { status?: string } }).data?.status;
+		if (status !== 'in_progress') return;
+		if (Date.now() > deadline) throw new Error(`n8n was still unpublishing workflow ${id} after ${timeoutMs / 1000} s (publication status in_progress)`);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
 }
 
 function cookieOf(headers: http.IncomingHttpHeaders): string {
