@@ -177,6 +177,10 @@ describe.each(OPERATIONS.map((operation) => [keyOf(operation), operation] as con
 	])('a hostile server (%s): an error, nothing elsewhere, no key', async (behaviour, message) => {
 		hostile.current.script(behaviour, behaviour, behaviour);
 		const result = await run(baselineOf(operation), {}, 0.3);
+		// On a loaded machine the server may record a request the node already gave up on (hang) a moment later.
+		for (let waited = 0; hostile.current.seen.length === 0 && message.test(result.error?.message ?? '') && waited < 2000; waited += 50) {
+			await new Promise((resolve) => setTimeout(resolve, 50));
+		}
 		if (hostile.current.seen.length > 0) expect(result.error?.message).toMatch(message);
 		else expect(result.error?.message).toMatch(/\[item 0\]$/);
 		expect(hostile.current.seenByOther).toEqual([]);

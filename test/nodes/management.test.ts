@@ -223,7 +223,7 @@ describe('input errors of management operations (v2)', () => {
 		['a group ID that is not one', { resource: 'group', operation: 'get', groupJid: { __rl: true, mode: 'id', value: 'family' } }, /^"Group" must be a group ID such as/],
 		['a participant of fewer than 10 digits', { resource: 'group', operation: 'create', subject: 'T', participants: '12345' }, /^"Participants \(entry 1\)" must be a phone number with country code \(at least 10 digits\) \[item 0\]$/],
 		['a time range with one end', { resource: 'message', operation: 'getMany', filters: { after: '2026-01-01T00:00:00Z' } }, /^"Filters: Sent Before" is required when the other end of the time range is set \[item 0\]$/],
-		['a limit of 0', { resource: 'message', operation: 'getMany', limit: 0 }, /^"Limit" must be at least 1 \[item 0\]$/],
+		['a limit of 0', { resource: 'message', operation: 'getMany', limit: 0 }, /^"Limit" must be between 1 and 100000 \[item 0\]$/],
 	])('%s', async (_title, parameters, message) => {
 		const result = await run(sandbox.current, parameters);
 		expect(result.error?.message).toMatch(message);
