@@ -33,6 +33,7 @@ import { sleep } from './report';
 import { unflatten } from './serverVersions';
 import { runAlone } from './standalone';
 import type { E2eTools } from './v2';
+import { executionsOf } from './queue/cluster';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -81,8 +82,8 @@ const ok = (status: number | undefined) => status !== undefined && status >= 200
 
 /** Every execution of the workflow with its stored data (`GET /rest/executions/:id`). */
 async function executionsWithData(rest: RestClient, workflowId: string): Promise<Array<{ id: string; status: string; raw: string; passed: string[]; error?: string }>> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const list = ((await rest.call('GET', `/executions?filter=${filter}&limit=1000`)) as { results: Array<{ id: string; status: string }> }).results;
+	// In pages of 100: n8n 2.41 refuses a larger limit (400 "Execution limit must be between 1 and 100").
+	const list = await executionsOf(rest, workflowId);
 	const out = [];
 	for (const e of list) {
 		const res = await rest.raw('GET', `/executions/${e.id}`);
