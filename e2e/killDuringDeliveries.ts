@@ -4,9 +4,12 @@
  * retry policy (10 attempts, doubling backoff; here from 500 ms so the retries span the
  * restart). Afterwards:
  *
- * - every delivery ended 2xx (the ones n8n never answered were delivered again), except a
- *   retry that lands while the new n8n listens but has not mounted its webhook routes yet:
- *   Express's own 404, which the server does not retry (n8n's startup, counted and printed);
+ * - every delivery ended 2xx: the ones n8n never answered were delivered again, and so were
+ *   those answered 404 while the new n8n listens but has not mounted its webhook routes (or
+ *   activated the workflow) yet — the server runs as docs/operations.md recommends, with
+ *   WEBHOOK_RETRY_NON_RETRYABLE_STATUS_CODES=400,401,403,422 (404 retried; Evolution API's
+ *   default list holds 404 and would drop them). How many met that 404 is printed, with how long
+ *   n8n answered 404 while it started (polled from the kill) against the retry budget;
  * - every message the sandbox got a 2xx for is in an execution n8n kept (a 2xx is sent only
  *   once n8n recorded the execution; an execution the kill interrupted is kept as crashed,
  *   the message in its data);
@@ -77,6 +80,13 @@ function workflow(credentialId: string): Record<string, unknown> {
 // ones are kept as 'new' and run again when n8n starts).
 const ONE_AT_A_TIME = { N8N_CONCURRENCY_PRODUCTION_LIMIT: '1' };
 
+// The server as docs/operations.md tells users to run it: Evolution API's default list without 404.
+const NON_RETRYABLE_WITHOUT_404 = [400, 401, 403, 422];
+const RETRY = { attempts: 10, backoffMs: 500, timeoutMs: 30000, nonRetryableStatusCodes: NON_RETRYABLE_WITHOUT_404 };
+/** seconds a delivery keeps being retried: the sum of the doubling waits between its attempts, each at most `capMs` */
+const budgetSeconds = (attempts: number, firstWaitMs: number, capMs = Infinity) =>
+	Array.from({ length: attempts - 1 }, (_, n) => Math.min(firstWaitMs * 2 ** n, capMs)).reduce((a, b) => a + b, 0) / 1000;
+
 const ok = (status: number | undefined) => status !== undefined && status >= 200 && status < 300;
 
 /** Every execution of the workflow with its stored data (`GET /rest/executions/:id`). */
@@ -104,6 +114,39 @@ async function executionsWithData(rest: RestClient, workflowId: string): Promise
 	return out;
 }
 
+interface Restart {
+	/** ms from the kill until n8n's port answered at all, until its last 404, until the trigger answered */
+	openMs?: number;
+	last404Ms?: number;
+	servedMs?: number;
+	/** probes answered 404: Express's own page (no /webhook/ yet), n8n's "not registered" (workflow not active yet) */
+	expressPage404: number;
+	notRegistered404: number;
+}
+
+/**
+ * What the production webhook URL answers while n8n starts again, polled every 100 ms from the
+ * kill until the trigger itself answers (401: the probe carries no secret, nothing is started).
+ */
+async function watchRestart(url: string, killedAt: number, timeoutMs: number): Promise<Restart> {
+	const seen: Restart = { expressPage404: 0, notRegistered404: 0 };
+	while (Date.now() - killedAt < timeoutMs) {
+		const answer = await request('POST', url, {}).catch(() => undefined);
+		const at = Date.now() - killedAt;
+		if (answer) seen.openMs ??= at;
+		if (answer?.status === 404) {
+			seen.last404Ms = at;
+			if (/Cannot POST/.test(answer.body)) seen.expressPage404++;
+			else seen.notRegistered404++;
+		} else if (answer) {
+			seen.servedMs = at;
+			return seen;
+		}
+		await sleep(100);
+	}
+	return seen;
+}
+
 async function waitSettled(rest: RestClient, workflowId: string, atLeast: number, timeoutMs: number): Promise<void> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 	const deadline = Date.now() + timeoutMs;
@@ -120,12 +163,12 @@ export async function killDuringDeliveriesChecks(tools: E2eTools): Promise<void>
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-kill-'));
 	const folder = folderWithPackage(root, 'n8n', tools.userFolder);
 	const { startSandbox } = (await import('../sandbox/server')) as { startSandbox: (o: unknown) => Promise<Sandbox> };
-	const sandbox = await startSandbox({ dialect: 'documented', instances: [{ name: INSTANCE }], delivery: { attempts: 10, backoffMs: 500, timeoutMs: 30000 } });
+	const sandbox = await startSandbox({ dialect: 'documented', instances: [{ name: INSTANCE }], delivery: RETRY });
 	const port = await freePort();
 	const echo = process.env.E2E_VERBOSE === '1';
 	let n8n: N8nHandle | undefined;
 	try {
-		await tools.check('(kill) n8n killed (SIGKILL) while deliveries arrive: every 2xx message is in an execution, none is handled twice, the rest are delivered again (a retry refused by n8n\'s startup 404 is counted)', async () => {
+		await tools.check('(kill) n8n killed (SIGKILL) while deliveries arrive: every 2xx message is in an execution, none is handled twice, the rest are delivered again (404s of n8n\'s startup included, as with the server setting docs recommend)', async () => {
 			n8n = await startN8n({ version: tools.version, userFolder: folder, port, echo, env: ONE_AT_A_TIME });
 			let rest = await setupOwnerAndLogin(n8n.url);
 			const credential = (await rest.call('POST', '/credentials', { name: 'Sandbox (kill)', type: 'messagingInstanceApi', data: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, dialect: 'documented' } })) as { id: string };
@@ -156,22 +199,24 @@ export async function killDuringDeliveriesChecks(tools: E2eTools): Promise<void>
 			await tools.waitFor('a third of the deliveries answered', () => (answered >= messages / 3 ? true : undefined), 120000);
 			const killed = n8n;
 			down = true;
+			const killedAt = Date.now();
 			process.kill(-(killed.pid ?? 0), 'SIGKILL');
 			await killed.exited;
 			await killed.stop().catch(() => undefined);
+			const restart = watchRestart(`${bare.origin}${bare.pathname}`, killedAt, 180000);
 			n8n = await startN8n({ version: tools.version, userFolder: folder, port, echo, env: ONE_AT_A_TIME });
 			rest = await setupOwnerAndLogin(n8n.url);
 			down = false;
 			await sending;
+			const seen = await restart;
 
-			// n8n 2.40.7 listens before it mounts its webhook routes: a retry landing in that moment
-			// gets Express's own 404 page, which the server does not retry (nor would Evolution API).
-			const startup404 = (d: RecordedDelivery | undefined) => d?.attempts.at(-1)?.status === 404 && /Cannot POST \/webhook\//.test(d.attempts.at(-1)?.responseBody ?? '');
-			const failed = deliveries.map((d, i) => [i, d] as const).filter(([, d]) => !ok(d?.attempts.at(-1)?.status) && !startup404(d));
+			// None lost: n8n 2.40.7 listens before it mounts its webhook routes, and a retry landing
+			// then gets a 404 — retried here, as with the setting docs/operations.md recommends.
+			const failed = deliveries.map((d, i) => [i, d] as const).filter(([, d]) => !ok(d?.attempts.at(-1)?.status));
 			assert.deepEqual(failed.map(([i, d]) => `${i}: ${JSON.stringify(d?.attempts)}`), [], 'deliveries that never got a 2xx');
-			const lostToStartup = deliveries.filter(startup404).length;
 			const retried = deliveries.filter((d) => (d?.attempts.length ?? 0) > 1).length;
 			assert.ok(retried > 0, 'no delivery needed a retry: the kill did not fall while deliveries arrived');
+			const met404 = deliveries.filter((d) => d?.attempts.some((a) => a.status === 404)).length;
 
 			const acknowledged = texts.filter((_, i) => ok(deliveries[i]?.attempts.at(-1)?.status));
 			await waitSettled(rest, workflowId, acknowledged.length, 120000);
@@ -203,8 +248,14 @@ export async function killDuringDeliveriesChecks(tools: E2eTools): Promise<void>
 			assert.deepEqual(notPassed, [], 'messages in no crashed execution that never passed Remove Duplicates');
 			console.log(
 				`     ${messages} messages: ${retried} delivered again after the kill, ${executions.length} executions (${crashed.length} crashed by the kill), ` +
-					`${copies} messages in two executions (the second stopped by Remove Duplicates)` +
-					(lostToStartup > 0 ? `; ${lostToStartup} retries answered by n8n's startup 404 (before it mounts /webhook/), which the server does not retry` : ''),
+					`${copies} messages in two executions (the second stopped by Remove Duplicates); ` +
+					`${met404} of the ${retried} met n8n's startup 404 and were retried to a 2xx (404 not in the server's non-retryable list)`,
+			);
+			const secs = (ms: number | undefined) => (ms === undefined ? '-' : (ms / 1000).toFixed(1));
+			console.log(
+				`     restart seen from outside (s after the kill): port open ${secs(seen.openMs)}, last 404 ${secs(seen.last404Ms)}, trigger served ${secs(seen.servedMs)} ` +
+					`(404 probes every 100 ms: ${seen.expressPage404} Express page, ${seen.notRegistered404} "not registered"); n8n ready after ${secs(n8n.startupMs)} s; ` +
+					`retry budget ${budgetSeconds(RETRY.attempts, RETRY.backoffMs)} s here, about ${budgetSeconds(10, 5000, 300000)} s with the server's defaults (10 attempts, 5 s doubling up to 300 s, ±20 % jitter)`,
 			);
 		});
 	} finally {
