@@ -10,7 +10,7 @@ import { redactUrl } from './http';
 import { ServerVersion, deliveryHeaders } from './versions';
 
 /** Evolution API's default for WEBHOOK_RETRY_NON_RETRYABLE_STATUS_CODES (src/config/env.config.ts, 2.3.0 to 2.4.0-rc2). */
-export const DEFAULT_NON_RETRYABLE_STATUS_CODES: readonly number[] = [400, 401, 403, 404, 422];
+const DEFAULT_NON_RETRYABLE_STATUS_CODES: readonly number[] = [400, 401, 403, 404, 422];
 
 export interface DeliveryHost {
 	readonly dialect: Dialect;
