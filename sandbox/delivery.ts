@@ -1,13 +1,16 @@
 /**
  * Webhook delivery as real servers do it: one POST per event to the instance's webhook (per
- * event path when `byEvents`), retried with doubling backoff except on 400/401/403/404/422.
+ * event path when `byEvents`), retried with doubling backoff except on the statuses the server
+ * is told not to retry (Evolution API 2.3.0+: WEBHOOK_RETRY_NON_RETRYABLE_STATUS_CODES,
+ * default 400,401,403,404,422).
  */
 import type { DeliveryAttempt, Dialect, Instance, RecordedDelivery } from './types';
 import { configEventName } from './events';
 import { redactUrl } from './http';
 import { ServerVersion, deliveryHeaders } from './versions';
 
-const NO_RETRY = new Set([400, 401, 403, 404, 422]);
+/** Evolution API's default for WEBHOOK_RETRY_NON_RETRYABLE_STATUS_CODES (src/config/env.config.ts, 2.3.0 to 2.4.0-rc2). */
+const DEFAULT_NON_RETRYABLE_STATUS_CODES: readonly number[] = [400, 401, 403, 404, 422];
 
 export interface DeliveryHost {
 	readonly dialect: Dialect;
@@ -15,6 +18,8 @@ export interface DeliveryHost {
 	readonly attempts: number;
 	readonly backoffMs: number;
 	readonly timeoutMs: number;
+	/** a delivery answered with one of these is not tried again */
+	readonly nonRetryableStatusCodes: ReadonlySet<number>;
 	readonly signal: AbortSignal;
 	/** the sandbox's own URL (`server_url` of each delivery) */
 	serverUrl(): string;
@@ -25,9 +30,22 @@ export interface DeliveryHost {
 	record(delivery: RecordedDelivery): void;
 }
 
-/** The retry policy of a delivery: the real server's (10 attempts, 5 s doubling, 30 s each) unless a test sets its own. */
-export function retryPolicy(options: { attempts?: number; backoffMs?: number; timeoutMs?: number } = {}): Pick<DeliveryHost, 'attempts' | 'backoffMs' | 'timeoutMs'> {
-	return { attempts: Math.max(1, options.attempts ?? 10), backoffMs: options.backoffMs ?? 5000, timeoutMs: options.timeoutMs ?? 30000 };
+export interface RetryOptions {
+	attempts?: number;
+	backoffMs?: number;
+	timeoutMs?: number;
+	/** as the server's WEBHOOK_RETRY_NON_RETRYABLE_STATUS_CODES; default 400, 401, 403, 404, 422 */
+	nonRetryableStatusCodes?: readonly number[];
+}
+
+/** The retry policy of a delivery: the real server's defaults (10 attempts, 5 s doubling, 30 s each, no retry on 400/401/403/404/422) unless a test sets its own. */
+export function retryPolicy(options: RetryOptions = {}): Pick<DeliveryHost, 'attempts' | 'backoffMs' | 'timeoutMs' | 'nonRetryableStatusCodes'> {
+	return {
+		attempts: Math.max(1, options.attempts ?? 10),
+		backoffMs: options.backoffMs ?? 5000,
+		timeoutMs: options.timeoutMs ?? 30000,
+		nonRetryableStatusCodes: new Set(options.nonRetryableStatusCodes ?? DEFAULT_NON_RETRYABLE_STATUS_CODES),
+	};
 }
 
 /** Delivers `event` of `inst`; undefined when no enabled webhook wants it. */
@@ -85,7 +103,7 @@ export async function post(
 					: String(err);
 		}
 		host.log(`webhook ${event} -> ${redactUrl(url)} attempt ${n}: ${attempt.status ?? attempt.error}`);
-		if (attempt.status !== undefined && (attempt.status < 300 || NO_RETRY.has(attempt.status))) break;
+		if (attempt.status !== undefined && (attempt.status < 300 || host.nonRetryableStatusCodes.has(attempt.status))) break;
 		if (n < host.attempts) await host.sleep(host.backoffMs * 2 ** (n - 1));
 	}
 	return delivery;

@@ -1,5 +1,6 @@
 /** The sandbox's public types and the shapes its parts share. */
 import type { Account } from './accounts';
+import type { RetryOptions } from './delivery';
 import type { Schema } from './validate';
 import type { MediaStore } from './media';
 import type { ServerVersion } from './versions';
@@ -21,8 +22,12 @@ export interface SandboxOptions {
 	apiKey?: string;
 	/** default [{ name: 'demo' }]; token = the instance's own key (random if omitted); integration default WHATSAPP-BAILEYS */
 	instances?: Array<{ name: string; token?: string; integration?: string }>;
-	/** webhook retry policy; defaults as real servers: 10 attempts, 5000 ms doubling, 30000 ms timeout */
-	delivery?: { attempts?: number; backoffMs?: number; timeoutMs?: number };
+	/**
+	 * webhook retry policy; defaults as real servers: 10 attempts, 5000 ms doubling, 30000 ms
+	 * timeout, no retry after 400/401/403/404/422 (`nonRetryableStatusCodes`, the server's
+	 * WEBHOOK_RETRY_NON_RETRYABLE_STATUS_CODES)
+	 */
+	delivery?: RetryOptions;
 	/** one line per request / delivery (keys are never printed) */
 	log?: (line: string) => void;
 	/**
