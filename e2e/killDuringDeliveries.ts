@@ -152,10 +152,9 @@ async function watchRestart(url: string, killedAt: number, timeoutMs: number, on
 }
 
 async function waitSettled(rest: RestClient, workflowId: string, atLeast: number, timeoutMs: number): Promise<void> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const list = ((await rest.call('GET', `/executions?filter=${filter}&limit=1000`)) as { results: Array<{ status: string }> }).results;
+		const list = await executionsOf(rest, workflowId);
 		if (list.length >= atLeast && list.every((e) => e.status !== 'new' && e.status !== 'running')) return;
 		if (Date.now() > deadline) throw new Error(`${list.length} executions (need ${atLeast}), ${list.filter((e) => e.status === 'new' || e.status === 'running').length} still new/running after ${timeoutMs} ms`);
 		await sleep(500);
