@@ -19,6 +19,8 @@ import { deliveredOk, executionsOf, idsOf, repliesTo } from './cluster';
 import { describeAttempts, figure, running, type Tier } from './tier';
 
 const MESSAGES = 24;
+/** sent before Redis stops; the rest start while it is down (and just after) */
+const BEFORE = 6;
 const OUTAGE_MS = 3000;
 
 const attemptOk = (a: DeliveryAttempt) => a.status !== undefined && a.status >= 200 && a.status < 300;
@@ -55,22 +57,30 @@ async function deliveriesThroughARedisOutageAreRetriedAndNoneIsLost(t: Tier): Pr
 	const deliveries: Array<RecordedDelivery | undefined> = [];
 	/** when each delivery was handed to the sandbox and when its last attempt ended */
 	const spans: Array<[number, number]> = [];
-	let next = 0;
 	let answered = 0;
-	const sender = async () => {
-		while (next < texts.length) {
-			const n = next++;
-			const startedAt = Date.now();
-			deliveries[n] = await sb.injectMessage('demo', { from: `55119${String(30000000 + n)}`, text: texts[n] });
-			spans[n] = [startedAt, Date.now()];
-			if (deliveries[n]?.attempts[0] && attemptOk(deliveries[n]!.attempts[0])) answered++;
-			await sleep(150);
+	const send = async (n: number) => {
+		const startedAt = Date.now();
+		deliveries[n] = await sb.injectMessage('demo', { from: `55119${String(30000000 + n)}`, text: texts[n] });
+		spans[n] = [startedAt, Date.now()];
+		if (deliveries[n]?.attempts[0] && attemptOk(deliveries[n]!.attempts[0])) answered++;
+	};
+	/** Starts deliveries `from`..`to`-1 `gapMs` apart, each without waiting for the one before. */
+	const paced = async (from: number, to: number, gapMs: number, sending: Array<Promise<void>>) => {
+		for (let n = from; n < to; n++) {
+			sending.push(send(n));
+			await sleep(gapMs);
 		}
 	};
-	const sending = Promise.all(Array.from({ length: 4 }, sender));
+	const sending: Array<Promise<void>> = [];
+	await paced(0, BEFORE, 150, sending);
 	await waitFor('a few deliveries answered before the outage', () => (answered >= 4 ? true : undefined), 60000);
-	const outage = await redisOutage(t);
-	await sending;
+	// The rest go out 200 ms apart from the moment Redis is told to stop, each on its own: n8n
+	// holds a delivery for the whole outage, so senders that waited for their last answer would
+	// all be stuck on ones sent just before it and none would be sent while Redis is down.
+	const outaging = redisOutage(t);
+	await paced(BEFORE, MESSAGES, 200, sending);
+	const outage = await outaging;
+	await Promise.all(sending);
 
 	const lost = deliveries.map((d, n) => [n, d] as const).filter(([, d]) => !deliveredOk(d));
 	assert.deepEqual(lost.map(([n, d]) => `${n}: ${describeAttempts(d)}`), [], 'deliveries that never got a 2xx');
