@@ -64,6 +64,13 @@ export function dedupeWorkflow(credId: string, redisCredId: string): WorkflowSpe
 				typeVersion: 1,
 				position: [200, 0],
 				credentials: { redis: { id: redisCredId, name: 'Redis (dedupe)' } },
+				// A command in flight when Redis goes away fails (the Redis node's client rejects it
+				// when the socket closes; a new connect waits for Redis): without a retry, that run ends
+				// in an error and its message, which n8n took and ran, gets no reply.
+				// 5 tries 2 s apart outlast an outage short of n8n's own 10 s limit.
+				retryOnFail: true,
+				maxTries: 5,
+				waitBetweenTries: 2000,
 				parameters: { operation: 'incr', key: "={{ 'messaging-dedupe:' + $json.dedupeKey }}", expire: true, ttl: DEDUPE_TTL },
 			},
 			{
