@@ -1,6 +1,7 @@
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
+import { pause } from '../../../../shared/pause';
 import { CHECK_NUMBERS_PATH } from '../../../../shared/routes';
 import { apiRequest, type Connection } from '../../../../shared/transport';
 import type { ItemParameters } from '../../parameters';
@@ -66,21 +67,14 @@ function retryAfterMs(error: unknown): number | undefined {
 	return match ? Number(match[1]) * 1000 : undefined;
 }
 
-/** The longest slice of a wait: a stopped execution ends a pause, typing or rate-limit wait within this time. */
-export const WAIT_SLICE_MS = 200;
-
-/**
- * Waits in slices of n8n-workflow's `sleep`, looking at the execution's cancel signal between
- * them. Not `sleepWithAbort`: the n8n-workflow of n8n 2.40 (which a community node gets at run
- * time) no longer exports it, and a node calling it fails on every pause.
- */
+/** The node's waits: shared/pause.ts (n8n-workflow's sleep, ended by the execution's cancel signal), said in the campaign's words. */
 const realClock = (node: INode, signal: AbortSignal | undefined): Clock => ({
 	now: () => Date.now(),
 	sleep: async (ms) => {
-		const end = Date.now() + ms;
-		for (let left = ms; left > 0; left = end - Date.now()) {
-			if (signal?.aborted) throw new NodeOperationError(node, 'The execution was stopped during a pause between messages');
-			await sleep(Math.min(left, WAIT_SLICE_MS));
+		try {
+			await pause(ms, signal);
+		} catch {
+			throw new NodeOperationError(node, 'The execution was stopped during a pause between messages');
 		}
 	},
 	random: () => Math.random(),
