@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import { nodeProperties, nodeSubtitle } from './actions';
-import { searchChatbots, searchGroups, searchInstances, searchLabels, searchOpenAiCredentials, searchOpenAiModels, searchTemplateIds, searchTemplates } from './actions/pickers';
+import { searchChatbots, searchGroups, searchInstances, searchLabels, searchOpenAiCredentials, searchOpenAiModels, searchTemplateIds, searchTemplates } from '../shared/pickers';
 import { runOperation } from './actions/router';
 import { sendAndWaitTooltip, sendAndWaitWebhook, sendAndWaitWebhooks } from './actions/message/sendAndWait/webhook';
 import { MAIN } from '../shared/connections';

@@ -6,7 +6,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { searchInstances } from '../MessagingInstance/actions/pickers';
+import { searchInstances } from '../shared/pickers';
 import { triggerProperties } from './description';
 import { instanceSubtitle } from './instance';
 import { createWebhook, deleteWebhook, webhookExists } from './registration';

@@ -4,7 +4,7 @@ import { secretsOfUrl } from '../shared/redact';
 import { CREDENTIAL_TYPE } from '../shared/transport';
 import { readOptions, type TriggerOptions } from './description';
 import { instanceNameFrom } from './instance';
-import { deriveSecret, secretScopeOf } from './secret';
+import { deriveSecret, secretScopeOf } from '../shared/secret';
 import { staticDataOf } from './state';
 
 /**

@@ -1,6 +1,6 @@
 import type { IHookFunctions, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 
-import { picker } from '../MessagingInstance/actions/pickers';
+import { picker } from '../shared/pickers';
 
 /**
  * The trigger's Instance parameter. Version 1 saved it as text; from version 2 it is the same

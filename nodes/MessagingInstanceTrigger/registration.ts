@@ -8,8 +8,8 @@ import { apiRequest, openConnection, type Connection } from '../shared/transport
 import { readOptions } from './description';
 import { instanceNameOf } from './instance';
 import { forgetSettings } from './deliverySettings';
-import { deriveSecret, secretScopeOf } from './secret';
-import { secretInUrl, SECRET_HEADER, withoutSecret, withScope, withSecret } from './secretUrl';
+import { deriveSecret, secretScopeOf } from '../shared/secret';
+import { secretInUrl, SECRET_HEADER, withoutSecret, withScope, withSecret } from '../shared/secretUrl';
 import { kept, staticDataOf, withDerivedSecret, type Registration, type TriggerStaticData } from './state';
 
 /**

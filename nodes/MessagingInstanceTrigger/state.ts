@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { FoundWebhook } from '../shared/routes';
-import { secretInUrl, SECRET_HEADER, withoutSecret, withSecret } from './secretUrl';
+import { secretInUrl, SECRET_HEADER, withoutSecret, withSecret } from '../shared/secretUrl';
 
 /**
  * The trigger's state between its hooks and its deliveries: the node's slice of the workflow's

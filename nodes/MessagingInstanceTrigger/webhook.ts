@@ -10,8 +10,8 @@ import { deliverySettings } from './deliverySettings';
 import { instanceNameOf } from './instance';
 import { itemOf } from './items';
 import { staticDataOf } from './state';
-import { sameSecret } from './secret';
-import { SECRET_HEADER, SECRET_PARAM } from './secretUrl';
+import { sameSecret } from '../shared/secret';
+import { SECRET_HEADER, SECRET_PARAM } from '../shared/secretUrl';
 import { register, release, replyBody, resume, waitFor } from './waits';
 
 /**

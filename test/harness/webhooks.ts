@@ -35,7 +35,7 @@ import {
 	triggerWorkflow,
 	webhookData,
 } from './triggerWorkflow';
-import { deriveSecret } from '../../nodes/MessagingInstanceTrigger/secret';
+import { deriveSecret } from '../../nodes/shared/secret';
 
 /**
  * Stands where n8n's webhook machinery stands for a webhook trigger (the HTTP plumbing is in

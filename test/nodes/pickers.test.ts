@@ -3,7 +3,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { MessagingInstance } from '../../nodes/MessagingInstance/MessagingInstance.node';
 import { loadOptionsContext as sharedLoadOptionsContext } from '../harness/loadOptions';
 import { ACTION_TYPE } from '../harness/nodeTypes';
-import { MAX_LIST_BYTES } from '../../nodes/MessagingInstance/actions/pickers';
+import { MAX_LIST_BYTES } from '../../nodes/shared/pickers';
 import { entriesOfCutArray } from '../../nodes/shared/boundedList';
 import { useHostileServer } from '../hostile/server';
 import { credentialsFor, run, sent, useSandbox } from './helpers';

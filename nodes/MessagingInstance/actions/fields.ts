@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { LIST_LIMITS, strictList } from './pages';
 import type { ItemParameters } from './parameters';
-import { picker } from './pickers';
+import { picker } from '../../shared/pickers';
 import type { Pagination } from './types';
 
 /**

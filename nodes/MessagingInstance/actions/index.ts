@@ -101,7 +101,7 @@ import { getSettings } from './settings/get';
 import { setSettings } from './settings/set';
 import { fieldLabels } from './parameters';
 import type { FieldLabels } from './parameters';
-import { picker } from './pickers';
+import { picker } from '../../shared/pickers';
 import { RESOURCES, type ResourceEntry } from './resources';
 import type { Operation, Resource } from './types';
 import { getWebhook } from './webhook/get';

@@ -8,7 +8,7 @@ import { apiRequest, cancelSignalOf, openConnection } from '../../shared/transpo
 import { CLOUD_API_INTEGRATION, integrationIn, readWebhook, ROUTES } from '../../shared/routes';
 import { explainMissingRoute, isOlder, serverVersionOf, versionOrNewer } from '../../shared/serverVersion';
 import { dialectOf, type Dialect } from '../../shared/dialect';
-import { deriveSecret } from '../../MessagingInstanceTrigger/secret';
+import { deriveSecret } from '../../shared/secret';
 import { findOperation, labelsOf } from './index';
 import { operationTitle } from './resources';
 import { ListShapeError, listShapeError, readPages } from './pages';

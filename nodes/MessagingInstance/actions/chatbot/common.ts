@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ItemParameters } from '../parameters';
-import { picker } from '../pickers';
+import { picker } from '../../../shared/pickers';
 import { BOT_PLATFORMS, platformOf, type BotPlatform, type PlatformField } from './platforms';
 
 /**

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { picker } from '../pickers';
+import { picker } from '../../../shared/pickers';
 
 /**
  * The chatbot platforms the server hosts, as data: what an operation on bots needs to know

@@ -1,5 +1,5 @@
 import { recipientProperty } from '../fields';
-import { picker } from '../pickers';
+import { picker } from '../../../shared/pickers';
 import type { Operation } from '../types';
 
 /** Add To Chat and Remove From Chat: one route, the action in the body. */

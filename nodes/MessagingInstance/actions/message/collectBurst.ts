@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { ItemParameters } from '../parameters';
 import type { Exchange, Operation } from '../types';
 import { burstItem, decided, judge, type BurstRules } from './collectBurst/burst';
-import { chatQuery, findById, readChat, ReadMessages } from './collectBurst/history';
+import { chatQuery, findById, readChat, ReadMessages, type AskFindMessages } from '../../../shared/chatHistory';
 
 /**
  * Seconds a run waits beyond `quietSeconds` before it reads the chat: a message the contact
@@ -39,18 +39,19 @@ function readParameters(params: ItemParameters): Omit<BurstParameters, 'startedA
 /** Reads the chat until the run's burst is decided: by the chat's JID, and by the LID where the server stored the message under it (2.3.6). */
 async function readHistory(exchange: Exchange, params: ItemParameters, burst: BurstParameters): Promise<ReadMessages> {
 	const fail = (problem: string): never => params.fail('Find Messages', problem, 'Check the Base URL and the dialect of the credential.');
+	const ask: AskFindMessages = async (body) => await exchange.ask({ body });
 	for (let attempt = 1; ; attempt++) {
 		const read = new ReadMessages();
 		const enough = () => decided(read.all(), burst.messageId, burst);
-		await readChat(exchange, burst.chatId, read, enough, fail);
+		await readChat(ask, burst.chatId, read, enough, fail);
 		if (!read.has(burst.messageId)) {
-			const own = await findById(exchange, burst.messageId, fail);
+			const own = await findById(ask, burst.messageId, fail);
 			if (own && !own.chatJids.includes(burst.chatId)) {
 				params.fail(params.label('messageId'), `is a message of the chat ${own.chatJids[0]}, not of ${burst.chatId}`, 'Set Chat ID and Message ID from the same trigger item: {{ $json.chatId }} and {{ $json.messageId }}.');
 			}
 			if (own) {
 				// 2.3.6 filters on remoteJid alone: a contact known by LID is stored under the LID.
-				for (const jid of own.chatJids.filter((other) => other !== burst.chatId)) await readChat(exchange, jid, read, enough, fail);
+				for (const jid of own.chatJids.filter((other) => other !== burst.chatId)) await readChat(ask, jid, read, enough, fail);
 				// Buried under more new messages than the pages read: its own record still decides.
 				if (!read.has(burst.messageId)) read.put(own);
 			}

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { ItemParameters } from '../parameters';
-import { picker } from '../pickers';
+import { picker } from '../../../shared/pickers';
 
 /** Meta's template categories. */
 export const CATEGORIES = [

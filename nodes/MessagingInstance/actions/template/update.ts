@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { picker } from '../pickers';
+import { picker } from '../../../shared/pickers';
 import type { Operation } from '../types';
 import { CATEGORIES, componentsProperty, readJsonList } from './fields';
 

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { textOf, timestampOf } from '../../../../MessagingInstanceTrigger/delivery';
+import { inOrder, type StoredMessage } from '../../../../shared/chatHistory';
+import { textOf, timestampOf } from '../../../../shared/messageContent';
 
 /**
  * A burst is worked out from the server's stored history alone, the same way by every run
@@ -15,31 +16,12 @@ import { textOf, timestampOf } from '../../../../MessagingInstanceTrigger/delive
  * The run of a burst's last message answers it; the runs of its other messages output nothing.
  */
 
-/** One stored message as Find Messages answers it, reduced to what a burst needs. */
-export interface StoredMessage {
-	/** The server's own row id: it orders messages stored in the same second. */
-	recordId: string;
-	messageId: string;
-	fromMe: boolean;
-	/** The chat's JIDs in the key: `remoteJid`, and `remoteJidAlt` when there is one. */
-	chatJids: string[];
-	/** A group message's author: `participant`, and `participantAlt` when there is one. */
-	authorJids: string[];
-	/** `messageTimestamp`, whole seconds. */
-	seconds: number;
-	messageType: string;
-	message: IDataObject;
-}
-
 export interface BurstRules {
 	quietSeconds: number;
 	maxWaitSeconds: number;
 	/** When this run started (ms, n8n's clock). */
 	startedAt: number;
 }
-
-/** Longest id, JID or type taken from a record; a longer one is not a message key of any server. */
-const MAX_FIELD_CHARS = 256;
 
 /** Stored kinds that are about another message (an edit, a reaction, a vote), not a message of their own. */
 const NOT_A_MESSAGE = new Set([
@@ -55,47 +37,6 @@ const NOT_A_MESSAGE = new Set([
 ]);
 
 const FILE_KINDS = new Set(['imageMessage', 'videoMessage', 'audioMessage', 'documentMessage', 'documentWithCaptionMessage', 'stickerMessage', 'ptvMessage']);
-
-function isRecord(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function field(value: unknown): string | undefined {
-	return typeof value === 'string' && value !== '' && value.length <= MAX_FIELD_CHARS ? value : undefined;
-}
-
-function secondsOf(value: unknown): number | undefined {
-	const parsed = typeof value === 'string' && /^\d{1,12}$/.test(value) ? Number(value) : value;
-	return typeof parsed === 'number' && Number.isInteger(parsed) && parsed > 0 ? parsed : undefined;
-}
-
-/** A record of Find Messages as a stored message; undefined for anything without a usable key and time. */
-export function storedMessageOf(record: unknown): StoredMessage | undefined {
-	if (!isRecord(record) || !isRecord(record.key)) return undefined;
-	const key = record.key;
-	const messageId = field(key.id);
-	const remoteJid = field(key.remoteJid);
-	const seconds = secondsOf(record.messageTimestamp);
-	if (!messageId || !remoteJid || seconds === undefined) return undefined;
-	const message = isRecord(record.message) ? record.message : {};
-	return {
-		recordId: field(record.id) ?? messageId,
-		messageId,
-		fromMe: key.fromMe === true,
-		chatJids: [remoteJid, field(key.remoteJidAlt)].filter((jid): jid is string => jid !== undefined),
-		authorJids: [field(key.participant), field(key.participantAlt)].filter((jid): jid is string => jid !== undefined),
-		seconds,
-		messageType: field(record.messageType) ?? Object.keys(message)[0] ?? '',
-		message,
-	};
-}
-
-/** Oldest first; messages of one second in the order the server stored them. One copy of each message id. */
-export function inOrder(messages: readonly StoredMessage[]): StoredMessage[] {
-	const sorted = [...messages].sort((a, b) => a.seconds - b.seconds || (a.recordId < b.recordId ? -1 : a.recordId > b.recordId ? 1 : 0));
-	const seen = new Set<string>();
-	return sorted.filter((message) => !seen.has(message.messageId) && seen.add(message.messageId));
-}
 
 function isContactMessage(message: StoredMessage): boolean {
 	return !message.fromMe && !NOT_A_MESSAGE.has(message.messageType);

@@ -2,8 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { chatIdOf, MAX_WAIT_MS, WAIT_KEY } from '../../../../shared/chatReply';
 import type { Dialect } from '../../../../shared/dialect';
-import { sameSecret } from '../../../../MessagingInstanceTrigger/secret';
-import { scopeInUrl, secretInUrl, SECRET_HEADER } from '../../../../MessagingInstanceTrigger/secretUrl';
+import { sameSecret } from '../../../../shared/secret';
+import { scopeInUrl, secretInUrl, SECRET_HEADER } from '../../../../shared/secretUrl';
 import type { ItemParameters } from '../../parameters';
 import type { BuiltRequest, OperationRun } from '../../types';
 import { chatReplySettings, type ReadParameter, type Fail } from './settings';

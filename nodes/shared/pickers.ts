@@ -1,10 +1,10 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult, INodeProperties } from 'n8n-workflow';
 
-import { boundedListReader, type BoundedList } from '../../shared/boundedList';
-import { Redactor, secretsIn, secretsOfUrl } from '../../shared/redact';
-import { chatbotListRoute, recordsOf, ROUTES, type Route } from '../../shared/routes';
-import { apiRequest, openConnection } from '../../shared/transport';
+import { boundedListReader, type BoundedList } from './boundedList';
+import { Redactor, secretsIn, secretsOfUrl } from './redact';
+import { chatbotListRoute, recordsOf, ROUTES, type Route } from './routes';
+import { apiRequest, openConnection } from './transport';
 
 /**
  * The lists behind the Instance, Group and Label pickers, read from the server with the
