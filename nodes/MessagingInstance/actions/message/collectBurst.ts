@@ -39,7 +39,7 @@ function readParameters(params: ItemParameters): Omit<BurstParameters, 'startedA
 /** Reads the chat until the run's burst is decided: by the chat's JID, and by the LID where the server stored the message under it (2.3.6). */
 async function readHistory(exchange: Exchange, params: ItemParameters, burst: BurstParameters): Promise<ReadMessages> {
 	const fail = (problem: string): never => params.fail('Find Messages', problem, 'Check the Base URL and the dialect of the credential.');
-	const ask: AskFindMessages = async (body) => await exchange.ask({ body });
+	const ask: AskFindMessages = async (body) => await exchange.helper('history', { body });
 	for (let attempt = 1; ; attempt++) {
 		const read = new ReadMessages();
 		const enough = () => decided(read.all(), burst.messageId, burst);
@@ -119,6 +119,8 @@ export const collectBurst: Operation = {
 		},
 	],
 	path: '/chat/findMessages',
+	// Every read of the chat goes through the router's door: a page of message records, the chat's.
+	helpers: { history: { name: 'The read of the chat (Find Messages)', method: 'POST', routes: ['/chat/findMessages'], answer: 'page', pageField: 'messages', belongs: 'chat', unlessAnswered: 'nothing was output' } },
 	buildRequest: (params) => ({ body: chatQuery(readParameters(params).chatId, 1) }),
 	waitsBeforeRequest: (params) => (readParameters(params).quietSeconds + SETTLE_SECONDS) * 1_000,
 	readAnswer: async (params, _request, exchange) => await collect(params, exchange),

@@ -1,10 +1,6 @@
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { Connection } from '../../../shared/transport';
-import { apiRequest } from '../../../shared/transport';
 import type { Dialect } from '../../../shared/dialect';
-import { countedPage, ListShapeError } from '../pages';
 import type { ItemParameters } from '../parameters';
 import type { BuiltRequest, OperationRun } from '../types';
 
@@ -200,57 +196,19 @@ export class SendRecord {
 	}
 }
 
-/** Find Messages, the route Message → Get Many reads. */
-const FIND_MESSAGES = '/chat/findMessages';
-
 /**
  * The message this instance sent with this id, as the server stores it, or undefined when it
- * has none. A failed lookup fails the item: sending without knowing could send twice.
+ * has none. `ask` is the router's door (requests.ts LOOK_UP_BEFORE_RESEND): an answer that is
+ * not a page of message records fails the item there — sending without knowing could send
+ * twice. Of the records, only this message in this chat belongs to the look-up.
  */
-export async function findSentMessage(
-	ctx: IExecuteFunctions,
-	connection: Connection,
-	lookup: { instance: string | undefined; messageId: string; chat: unknown; secrets: string[]; itemIndex: number },
-): Promise<IDataObject | undefined> {
-	const failed = (problem: string, status?: string) =>
-		new NodeOperationError(ctx.getNode(), `The look-up before sending again failed: ${problem}`, {
-			itemIndex: lookup.itemIndex,
-			description: `n8n's Retry On Fail ran this send again after a try whose answer was lost, so the node asked the server (Find Messages) whether that try went out; without an answer it does not send, since the message may be in the chat already. Check the chat, then run again${status === '404' ? '. This server has no Find Messages route the node can use (HTTP 404): turn off Retry On Fail for this node, or upgrade the server' : ''}.`,
-		});
-	let answer: unknown;
-	try {
-		answer = await apiRequest(
-			ctx,
-			connection,
-			{
-				route: FIND_MESSAGES,
-				instance: lookup.instance,
-				body: { where: { key: { id: lookup.messageId, fromMe: true } }, page: 1, offset: 10 },
-				secrets: lookup.secrets,
-			},
-			lookup.itemIndex,
-		);
-	} catch (error) {
-		const status = (error as { httpCode?: string | null }).httpCode ?? undefined;
-		throw failed((error as Error).message, status);
-	}
-	// A 200 that says it failed, or that has no list of messages, is no "not found".
-	const record = answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? (answer as IDataObject) : undefined;
-	if (record?.error !== undefined && record.error !== false && record.error !== null) {
-		throw failed(`the server answered with an error (${String(typeof record.message === 'string' ? record.message : JSON.stringify(record.error)).slice(0, 200)})`);
-	}
-	let records: unknown[];
-	try {
-		records = countedPage(record?.messages as Parameters<typeof countedPage>[0]).records;
-	} catch (error) {
-		throw failed(`the server's answer has no list of messages (${error instanceof ListShapeError ? error.problem : 'unreadable'})`);
-	}
+export async function findSentMessage(ask: (body: IDataObject) => Promise<unknown>, lookup: { messageId: string; chat: unknown }): Promise<IDataObject | undefined> {
+	const answer = (await ask({ where: { key: { id: lookup.messageId, fromMe: true } }, page: 1, offset: 10 })) as { messages: { records: IDataObject[] } };
 	const chat = typeof lookup.chat === 'string' ? lookup.chat : undefined;
-	const found = records.find((entry) => {
-		const key = (entry as { key?: { id?: unknown; remoteJid?: unknown } } | null)?.key;
+	return answer.messages.records.find((entry) => {
+		const key = entry.key as { id?: unknown; remoteJid?: unknown } | null | undefined;
 		return key?.id === lookup.messageId && (chat === undefined || sameChat(key.remoteJid, chat));
 	});
-	return found as IDataObject | undefined;
 }
 
 /** The digits of a chat's user part: `5511999990000` of `5511999990000@s.whatsapp.net` or of `+55 11 99999-0000`. */
@@ -260,10 +218,10 @@ function userOf(chat: string): string {
 }
 
 /**
- * Whether a stored message's chat is the one this send goes to. Brazilian mobile numbers are
+ * Whether a stored message's chat (or a check result's number) is the one this send goes to. Brazilian mobile numbers are
  * stored with or without the ninth digit (the server asks WhatsApp), so both forms match.
  */
-function sameChat(stored: unknown, sentTo: string): boolean {
+export function sameChat(stored: unknown, sentTo: string): boolean {
 	if (typeof stored !== 'string') return false;
 	const a = userOf(stored);
 	const b = userOf(sentTo);
