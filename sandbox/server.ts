@@ -21,7 +21,7 @@ import { ROUTES } from './routes';
 import { control, isControlPath } from './control';
 import { MediaStore, StoredMedia } from './media';
 import { accountOf } from './routes/account';
-import { newGroup, scan } from './accounts';
+import { newGroup, scan, type HistoryQuirks } from './accounts';
 import type { Sandbox } from './sandbox';
 import { StateFile } from './stateFile';
 import { FailOptions, InjectedFailures, LateAnswers, LateOptions, SendRefusalOptions } from './failures';
@@ -33,6 +33,7 @@ import { licenceRequired, passesGate } from './licence';
 export type { Dialect, SandboxOptions, RecordedRequest, DeliveryAttempt, RecordedDelivery, WebhookConfig, ChatEntry, RouteDef } from './types';
 export type { IncomingMessage, IncomingMedia } from './messages';
 export type { StoredMedia, MediaMessageType } from './media';
+export type { HistoryQuirks } from './accounts';
 export type { Sandbox } from './sandbox';
 export { DOCUMENTED_EVENTS, V2_EVENTS, eventsOf, configEventName, dottedEventName } from './events';
 
@@ -60,6 +61,7 @@ class SandboxImpl implements Sandbox {
 	private readonly delivery: DeliveryHost;
 	private readonly dispatch: Dispatch;
 	private instanceCount = 0;
+	private quirks: HistoryQuirks = {};
 	private closed = false;
 	readonly server: Server;
 
@@ -99,6 +101,7 @@ class SandboxImpl implements Sandbox {
 				chatLog: () => this.chat,
 				emitFor: (inst, event, data) => void this.track(deliver(this.delivery, inst, event, data)),
 				switchedOff: (integration) => options.switchedOff?.includes(integration) === true,
+				historyQuirks: () => this.quirks,
 			},
 		});
 		this.stateFile = new StateFile(options.stateFile, () => ({ instances: this.instances(), chat: this.chat }), this.log);
@@ -217,6 +220,9 @@ class SandboxImpl implements Sandbox {
 	answerLate(opts: LateOptions): void {
 		this.lateAnswers.add(opts);
 	}
+	historyQuirks(quirks: HistoryQuirks): void {
+		this.quirks = { ...quirks };
+	}
 
 	async injectMessage(instance: string, msg: IncomingMessage): Promise<RecordedDelivery | undefined> {
 		const inst = this.mustInstance(instance);
@@ -314,6 +320,7 @@ class SandboxImpl implements Sandbox {
 		this.clearRequests();
 		this.failures.clear();
 		this.lateAnswers.clear();
+		this.quirks = {};
 		this.media.clear();
 		this.stateChanged();
 		this.liveChat.reset();

@@ -181,15 +181,23 @@ function secondsOf(value: unknown): number | undefined {
 }
 
 /**
- * `messageTimestamp` (seconds, as a number, a text or a protobuf Long; milliseconds taken as
- * such) as an ISO date, else the delivery's own `date_time`, else null: never an error.
+ * `messageTimestamp` as seconds since 1970 (a number, a text or a protobuf Long; a server that
+ * stamps milliseconds is read as such), or undefined when it is no time: every reader of a
+ * message's time reads it here, so one server's stamps never mean two different times.
+ */
+export function epochSecondsOf(value: unknown): number | undefined {
+	const raw = secondsOf(value);
+	const seconds = raw !== undefined && raw >= MILLISECONDS_FROM ? raw / 1000 : raw;
+	return seconds !== undefined && Number.isFinite(seconds) && seconds > 0 && seconds <= LAST_SECOND ? seconds : undefined;
+}
+
+/**
+ * `messageTimestamp` (see epochSecondsOf) as an ISO date, else the delivery's own
+ * `date_time`, else null: never an error.
  */
 export function timestampOf(value: unknown, fallback: unknown): string | null {
-	let seconds = secondsOf(value);
-	if (seconds !== undefined && seconds >= MILLISECONDS_FROM) seconds = seconds / 1000;
-	if (seconds !== undefined && Number.isFinite(seconds) && seconds > 0 && seconds <= LAST_SECOND) {
-		return new Date(seconds * 1000).toISOString();
-	}
+	const seconds = epochSecondsOf(value);
+	if (seconds !== undefined) return new Date(seconds * 1000).toISOString();
 	if (typeof fallback === 'string' && fallback.length <= 64) {
 		const ms = Date.parse(fallback);
 		if (Number.isFinite(ms) && ms > 0 && ms <= LAST_SECOND * 1000) return new Date(ms).toISOString();

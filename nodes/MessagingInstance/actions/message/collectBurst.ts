@@ -26,7 +26,7 @@ interface BurstParameters extends BurstRules {
 	messageId: string;
 }
 
-function readParameters(params: ItemParameters): Omit<BurstParameters, 'startedAt'> {
+function readParameters(params: ItemParameters): BurstParameters {
 	const raw = params.recipient('chatId', true).trim();
 	const chatId = /^\d+$/.test(raw) ? `${raw}@s.whatsapp.net` : raw;
 	if (chatId === '') params.fail(params.label('chatId'), 'is required', 'Put Collect Burst right after the Messaging Instance Trigger: its chatId is the default.');
@@ -69,7 +69,7 @@ async function readHistory(exchange: Exchange, params: ItemParameters, burst: Bu
 }
 
 async function collect(params: ItemParameters, exchange: Exchange): Promise<IDataObject[]> {
-	const burst: BurstParameters = { ...readParameters(params), startedAt: exchange.startedAt };
+	const burst = readParameters(params);
 	const read = await readHistory(exchange, params, burst);
 	const verdict = judge(read.all(), burst.messageId, burst);
 	return verdict.kind === 'burst' ? [burstItem(verdict.burst, burst.chatId)] : [];
