@@ -34,6 +34,8 @@ function simplifiedMessage(
 		pushName: message.pushName,
 		messageType: message.type,
 		text: message.text,
+		textFrom: message.textFrom,
+		sentBy: message.sentBy,
 		isGroup: key.isGroup,
 		timestamp: message.timestamp,
 		...(media ? { media: { ...media } } : {}),
@@ -65,7 +67,7 @@ export async function itemOf(
 	}
 	const raw: IDataObject = { ...delivery.envelope, data };
 	if (options.outputFormat === 'raw') {
-		item.json = { ...raw, dedupeKey: event.dedupeKey, ...(mediaError ? { mediaError } : {}) };
+		item.json = { ...raw, ...(message ? { sentBy: message.sentBy } : {}), dedupeKey: event.dedupeKey, ...(mediaError ? { mediaError } : {}) };
 		return item;
 	}
 	const simplified =

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { countedPage } from './answerShapes';
+import { sentByOfRecord, type SentBy } from './sentBy';
 
 /**
  * A chat's stored history as Find Messages (`POST /chat/findMessages/{instance}`) answers it,
@@ -25,6 +26,8 @@ export interface StoredMessage {
 	seconds: number;
 	messageType: string;
 	message: IDataObject;
+	/** Who wrote it, from `key.fromMe`, the id and the stored `source` (sentBy.ts). */
+	sentBy: SentBy;
 }
 
 /** Longest id, JID or type taken from a record; a longer one is not a message key of any server. */
@@ -61,6 +64,7 @@ export function storedMessageOf(record: unknown): StoredMessage | undefined {
 		seconds,
 		messageType: field(record.messageType) ?? Object.keys(message)[0] ?? '',
 		message,
+		sentBy: sentByOfRecord(key.fromMe, messageId, record.source),
 	};
 }
 
