@@ -133,6 +133,11 @@ export interface IncomingMessage {
 	 * stores some it receives: `messageType` `unknown`
 	 */
 	contextInfoOnly?: boolean;
+	/**
+	 * when the phone sent it (ms): WhatsApp stamps a message when it is sent, so one that
+	 * arrives late (its phone was offline) carries an older `messageTimestamp`; default now
+	 */
+	sentAt?: number;
 }
 
 /** Who an incoming message is from and in which chat, as JIDs. */
@@ -211,7 +216,7 @@ export function upsertData(
 		status: 'DELIVERY_ACK',
 		message,
 		messageType,
-		messageTimestamp: nowSeconds(),
+		messageTimestamp: msg.sentAt !== undefined ? Math.floor(msg.sentAt / 1000) : nowSeconds(),
 		instanceId,
 		source: deviceOf(id),
 	};

@@ -324,7 +324,7 @@ class SandboxImpl implements Sandbox {
 		return this.liveChat.addStream(res, instance);
 	}
 
-	addChat(e: Omit<ChatEntry, 'seq' | 'at' | 'time'>): ChatEntry {
+	addChat(e: Omit<ChatEntry, 'seq' | 'at' | 'time'> & { at?: number }): ChatEntry {
 		return this.liveChat.add(e);
 	}
 

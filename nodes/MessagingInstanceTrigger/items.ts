@@ -67,7 +67,7 @@ export async function itemOf(
 	}
 	const raw: IDataObject = { ...delivery.envelope, data };
 	if (options.outputFormat === 'raw') {
-		item.json = { ...raw, ...(message ? { sentBy: message.sentBy } : {}), dedupeKey: event.dedupeKey, ...(mediaError ? { mediaError } : {}) };
+		item.json = { ...raw, dedupeKey: event.dedupeKey, ...(mediaError ? { mediaError } : {}) };
 		return item;
 	}
 	const simplified =
