@@ -9,6 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 
 import type { ChatEntry } from './types';
+import { deviceOf } from './messages';
 
 export type ConnectionState = 'open' | 'connecting' | 'close';
 
@@ -222,18 +223,19 @@ export function messageRecord(entry: ChatEntry, instanceId: string, quirks: Hist
 		entry.direction === 'in'
 			? (body.message as Record<string, unknown> | undefined) ?? { conversation: entry.text }
 			: { conversation: typeof body.text === 'string' ? body.text : entry.text };
+	const key = entry.key ? { ...entry.key } : { id: entry.messageId, fromMe, remoteJid: entry.chat };
 	return {
 		// The server's row id (a cuid): it grows with the order messages were stored in, which
 		// orders messages of the same second (`messageTimestamp` counts whole seconds).
 		id: `c${entry.at.toString(36).padStart(9, '0')}${entry.seq.toString(36).padStart(7, '0')}`,
-		key: entry.key ? { ...entry.key } : { id: entry.messageId, fromMe, remoteJid: entry.chat },
+		key,
 		pushName: fromMe ? null : entry.pushName ?? null,
 		// a message with only messageContextInfo has no content type: the server stores `unknown`
 		messageType: body.contextInfoOnly === true ? 'unknown' : (Object.keys(message)[0] ?? 'conversation'),
 		message,
 		messageTimestamp: quirks.milliseconds === true ? stampedAt : Math.floor(stampedAt / 1000),
 		instanceId,
-		source: 'web',
+		source: deviceOf(String(key.id ?? '')),
 		contextInfo: null,
 		MessageUpdate: [],
 	};

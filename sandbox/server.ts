@@ -13,6 +13,7 @@ import { randomBytes, randomUUID } from 'crypto';
 import type { AddressInfo } from 'net';
 import type { ChatEntry, Dialect, Instance, RecordedDelivery, RecordedRequest, SandboxOptions, WebhookConfig } from './types';
 import { IncomingMessage, messageId, upsertData } from './messages';
+import { transcribesVoiceNotes } from './routes/chatbot';
 import { dottedEventName } from './events';
 import { errorBody, flattenHeaders, readBody, requestLine, send } from './http';
 import { DeliveryHost, deliver, post, retryPolicy } from './delivery';
@@ -226,7 +227,7 @@ class SandboxImpl implements Sandbox {
 
 	async injectMessage(instance: string, msg: IncomingMessage): Promise<RecordedDelivery | undefined> {
 		const inst = this.mustInstance(instance);
-		const data = upsertData(msg, inst.instanceId, inst.webhook?.webhookBase64 ?? false, this.version);
+		const data = upsertData(msg, inst.instanceId, inst.webhook?.webhookBase64 ?? false, this.version, transcribesVoiceNotes(inst));
 		this.addChat(receive(this.media, instance, msg, data));
 		return this.track(deliver(this.delivery, inst, 'messages.upsert', data));
 	}
@@ -330,7 +331,7 @@ class SandboxImpl implements Sandbox {
 		return this.liveChat.addStream(res, instance);
 	}
 
-	addChat(e: Omit<ChatEntry, 'seq' | 'at' | 'time'>): ChatEntry {
+	addChat(e: Omit<ChatEntry, 'seq' | 'at' | 'time'> & { at?: number }): ChatEntry {
 		return this.liveChat.add(e);
 	}
 

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { countedPage, ListShapeError, strictRecords } from './answerShapes';
 import { epochSecondsOf, isGroupJid, isRecord } from './messageContent';
+import { sentByOfRecord, type SentBy } from './sentBy';
 
 /**
  * A chat's stored history as Find Messages (`POST /chat/findMessages/{instance}`) answers it,
@@ -29,6 +30,8 @@ export interface StoredMessage {
 	seconds: number;
 	messageType: string;
 	message: IDataObject;
+	/** Who wrote it, from `key.fromMe`, the id and the stored `source` (sentBy.ts). */
+	sentBy: SentBy;
 }
 
 /** Longest id, JID or type taken from a record; a longer one is not a message key of any server. */
@@ -67,6 +70,7 @@ export function readRecord(record: IDataObject): StoredMessage | string {
 		seconds: Math.floor(time),
 		messageType: field(record.messageType) ?? Object.keys(message)[0] ?? '',
 		message,
+		sentBy: sentByOfRecord(key.fromMe, messageId, record.source),
 	};
 }
 

@@ -155,7 +155,33 @@ export function contentTextOf(m: IDataObject, depth: number): string {
 	);
 }
 
-const NOT_CONTENT = new Set(['base64', 'messageContextInfo', 'mediaUrl']);
+/** Where a message's readable text comes from: its own content, or the server's transcription of a voice note. */
+export type TextFrom = 'message' | 'transcription';
+
+/** What the server writes before a transcription, and what it writes when OpenAI gave none. */
+const TRANSCRIPTION_PREFIX = '[audio] ';
+const NO_TRANSCRIPTION = new Set(['', 'null', 'undefined']);
+
+/**
+ * The server's transcription of a voice note: with its OpenAI setting `speechToText` on (and
+ * OPENAI_ENABLED), every release stores `message.speechToText` = `[audio] <text>` next to
+ * `audioMessage`, before it stores the message and posts it; undefined when there is none.
+ */
+export function transcriptionOf(message: unknown): string | undefined {
+	if (!isRecord(message) || typeof message.speechToText !== 'string') return undefined;
+	if (!message.speechToText.startsWith(TRANSCRIPTION_PREFIX)) return undefined;
+	const text = message.speechToText.slice(TRANSCRIPTION_PREFIX.length).trim();
+	return NO_TRANSCRIPTION.has(text) ? undefined : text;
+}
+
+/** A message's readable text and where it comes from: its content's text, else the transcription of its voice note. */
+export function readableTextOf(message: unknown): { text: string; textFrom: TextFrom } {
+	const text = textOf(message);
+	const transcription = text === '' ? transcriptionOf(message) : undefined;
+	return transcription === undefined ? { text, textFrom: 'message' } : { text: transcription, textFrom: 'transcription' };
+}
+
+const NOT_CONTENT = new Set(['base64', 'messageContextInfo', 'mediaUrl', 'speechToText']);
 
 /** `messageType` as delivered, else the first key of the unwrapped content that is content. */
 export function messageTypeOf(data: IDataObject, inner: IDataObject): string {

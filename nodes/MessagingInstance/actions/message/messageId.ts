@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { ownMessageId } from '../../../shared/ownMessageId';
 import type { Dialect } from '../../../shared/dialect';
 import type { ItemParameters } from '../parameters';
 import type { BuiltRequest, OperationRun } from '../types';
@@ -25,9 +26,6 @@ import type { BuiltRequest, OperationRun } from '../types';
  * execution, the node, the node's run (a loop runs a node several times) and the item.
  */
 
-/** Baileys' own ids are `3EB0` and 18 hex digits; the node's have the same form. */
-const ID_PREFIX = '3EB0';
-
 /** What a user may set: WhatsApp ids are short runs of letters and digits. */
 const USER_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -49,26 +47,6 @@ export function withMessageIdOption(options: INodeProperties): INodeProperties {
 	};
 }
 
-const FNV_PRIME = 0x100000001b3n;
-const MASK_64 = 0xffffffffffffffffn;
-
-/**
- * FNV-1a over the text's UTF-8 bytes, 64 bits, from the given start, then MurmurHash3's final
- * mix: FNV alone leaves ids of neighbouring items alike in their first digits.
- */
-function hash64(text: string, start: bigint): bigint {
-	let hash = start;
-	for (const byte of Buffer.from(text, 'utf8')) {
-		hash ^= BigInt(byte);
-		hash = (hash * FNV_PRIME) & MASK_64;
-	}
-	hash ^= hash >> 33n;
-	hash = (hash * 0xff51afd7ed558ccdn) & MASK_64;
-	hash ^= hash >> 33n;
-	hash = (hash * 0xc4ceb9fe1a85ec53n) & MASK_64;
-	return hash ^ (hash >> 33n);
-}
-
 /** Which run of the node this is in the execution (0 unless a loop runs it again); n8n's `$runIndex`. */
 export function runIndexOf(ctx: IExecuteFunctions): number {
 	const runIndex = Number(ctx.getWorkflowDataProxy(0).$runIndex);
@@ -76,16 +54,14 @@ export function runIndexOf(ctx: IExecuteFunctions): number {
 }
 
 /**
- * The node's id for one item of one run: 72 bits of two hashes of what makes the send
- * unique, or undefined without an execution id (then no two runs could be told apart).
+ * The node's id for one item of one run: a hash of what makes the send unique, in the form
+ * the package's sends are known by again (../../../shared/ownMessageId.ts), or undefined
+ * without an execution id (then no two runs could be told apart).
  */
 export function nodeMessageId(ctx: IExecuteFunctions, runIndex: number, itemIndex: number): string | undefined {
 	const executionId = ctx.getExecutionId();
 	if (typeof executionId !== 'string' || executionId === '') return undefined;
-	const identity = JSON.stringify([ctx.getWorkflow().id ?? '', executionId, ctx.getNode().id, runIndex, itemIndex]);
-	const first = hash64(identity, 0xcbf29ce484222325n).toString(16).padStart(16, '0');
-	const second = hash64(`${identity}\u0000`, 0x84222325cbf29ce4n).toString(16).padStart(16, '0');
-	return `${ID_PREFIX}${first}${second.slice(0, 2)}`.toUpperCase();
+	return ownMessageId(JSON.stringify([ctx.getWorkflow().id ?? '', executionId, ctx.getNode().id, runIndex, itemIndex]));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { inOrder, type StoredMessage } from '../../../../shared/chatHistory';
-import { isGroupJid, textOf, timestampOf } from '../../../../shared/messageContent';
+import { isGroupJid, readableTextOf, timestampOf } from '../../../../shared/messageContent';
 
 /**
  * A burst is worked out from the server's stored history alone, the same way by every run
@@ -33,6 +33,11 @@ const NOT_A_MESSAGE = new Set([
 	'unknown',
 	'',
 ]);
+
+/** Whether a stored message is one of its own (not an edit, a reaction, a vote about another). */
+export function isAMessage(message: StoredMessage): boolean {
+	return !NOT_A_MESSAGE.has(message.messageType);
+}
 
 const FILE_KINDS = new Set(['imageMessage', 'videoMessage', 'audioMessage', 'documentMessage', 'documentWithCaptionMessage', 'stickerMessage', 'ptvMessage']);
 
@@ -137,7 +142,8 @@ export function burstItem(burst: readonly StoredMessage[], chatId: string): IDat
 	const messages = burst.map((message) => ({
 		messageId: message.messageId,
 		messageType: message.messageType,
-		text: textOf(message.message),
+		// A voice note's text is the server's transcription, when it made one (textFrom says so).
+		...readableTextOf(message.message),
 		timestamp: timestampOf(message.seconds, undefined),
 		hasFile: hasFile(message),
 	}));
