@@ -84,13 +84,16 @@ export interface AgentRun {
 /** The memory's parameters as the editor saves a fresh node with Instance picked: the rest are defaults. */
 export const FRESH_MEMORY: INodeParameters = { instance: { __rl: true, mode: 'list', value: 'demo' } };
 
+/** Where the memory's credential points: a sandbox, or any server that answers like one (test/hostile/server.ts). */
+export type MemoryServer = Pick<Sandbox, 'url' | 'apiKey' | 'dialect'>;
+
 export async function runAgent(
-	sandbox: Sandbox,
+	sandbox: MemoryServer,
 	items: IDataObject[],
 	memory: INodeParameters = {},
 	credentials: IDataObject = {},
 ): Promise<AgentRun> {
-	const credentialData = { ...credentialsFor(sandbox), ...credentials };
+	const credentialData = { ...credentialsFor(sandbox as Sandbox), ...credentials };
 	const credentialsHelper = new TestCredentialsHelper({ messagingInstanceApi: credentialData });
 	const start: INode = { id: 'start', name: 'Start', type: START_TYPE, typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify(items), files: '[]' } };
 	const agent: INode = { id: 'agent', name: 'AI Agent', type: AGENT_TYPE, typeVersion: 1, position: [200, 0], parameters: {} };
