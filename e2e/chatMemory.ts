@@ -100,13 +100,22 @@ function sentTo(sandbox: Sandbox, number: string): string[] {
 	return (sandbox.requests as any[]).filter((r) => r.path === '/message/sendText/demo' && String(r.body?.number ?? '').startsWith(number)).map((r) => String(r.body?.text ?? ''));
 }
 
-/** The contact writes; the workflow answers once (Collect Burst's quiet time, the agent, Send Text). */
+function findMessagesCount(sandbox: Sandbox): number {
+	return (sandbox.requests as any[]).filter((r) => r.path === '/chat/findMessages/demo').length;
+}
+
+/**
+ * The contact writes; the workflow answers once (Collect Burst's quiet time, the agent, Send
+ * Text). What the turn cost: one Find Messages of Collect Burst, one of the memory.
+ */
 async function turn(tools: E2eTools, sandbox: Sandbox, id: string, text: string): Promise<void> {
 	const before = sentTo(sandbox, CONTACT).length;
+	const reads = findMessagesCount(sandbox);
 	const delivery = await sandbox.injectMessage('demo', { from: CONTACT, pushName: 'Ana', id, text });
 	assert.equal(delivery?.attempts?.at(-1)?.status, 200, JSON.stringify(delivery?.attempts));
 	await tools.waitFor(`the answer to ${id}`, () => (sentTo(sandbox, CONTACT).length > before ? true : undefined), 60_000);
 	assert.deepEqual(sentTo(sandbox, CONTACT).slice(before), [answerOf(text)]);
+	assert.equal(findMessagesCount(sandbox) - reads, 2, 'Find Messages requests of the turn (Collect Burst 1, the memory 1)');
 }
 
 export async function chatMemoryChecks(tools: E2eTools): Promise<void> {

@@ -92,7 +92,7 @@ export class MessagingInstanceChatMemory implements INodeType {
 			// Loaded here, not with the node: n8n 1.x has no AI node SDK, and the package's other nodes must load there.
 			sdk = await import('./serverMemory');
 		} catch {
-			throw new NodeOperationError(this.getNode(), 'The chat memory needs n8n 2.40 or newer (its AI node SDK, @n8n/ai-node-sdk), which this n8n does not have', {
+			throw new NodeOperationError(this.getNode(), 'The chat memory needs n8n\'s AI node SDK (@n8n/ai-node-sdk), which this n8n does not ship: it is tested with n8n 2.40.7 and 2.41.1', {
 				itemIndex,
 				description: 'Update n8n, or use one of n8n\'s own memory nodes. The Messaging Instance action node and trigger work on this n8n.',
 			});
