@@ -39,17 +39,17 @@ export const MEMORY_TYPE = `${PACKAGE_NAME}.messagingInstanceChatMemory`;
 const MEMORY_NODE = 'Messaging Instance Chat Memory';
 
 /** The scripted model: it answers every conversation with the last thing the user said. */
-function answerOf(userText: string): string {
+export function answerOf(userText: string): string {
 	return `Noted: ${userText}`;
 }
-function script(request: ChatRequest): Turn {
+export function script(request: ChatRequest): Turn {
 	const users = request.messages.filter((message) => message.role === 'user');
 	return { content: answerOf(textOf(users[users.length - 1]?.content)) };
 }
 
 /** The recipe's workflow: Trigger → Collect Burst → AI Agent (model, memory) → Send Text of the agent's output. */
-export function memoryWorkflow(version: string, ids: { messaging: string; messagingName: string; openAi: string; openAiName: string }): WorkflowSpec {
-	const echo = replyWorkflow(ids.messaging, { name: 'e2e (mem): an AI agent that remembers', credentialName: ids.messagingName });
+export function memoryWorkflow(version: string, ids: { messaging: string; messagingName: string; openAi: string; openAiName: string }, instance = 'demo'): WorkflowSpec {
+	const echo = replyWorkflow(ids.messaging, { instance, name: `e2e (mem): an AI agent that remembers (${instance})`, credentialName: ids.messagingName });
 	const [trigger, reply] = echo.nodes as [Record<string, unknown>, { name: string; parameters: Record<string, unknown> } & Record<string, unknown>];
 	const link = (from: string, to: string) => ({ [from]: { main: [[{ node: to, type: 'main', index: 0 }]] } });
 	return {
@@ -63,7 +63,7 @@ export function memoryWorkflow(version: string, ids: { messaging: string; messag
 				typeVersion: ACTION_VERSION,
 				position: [200, 0],
 				credentials: credentialRef(ids.messaging, ids.messagingName),
-				parameters: { instance: instanceParameter(ACTION_VERSION, 'demo'), resource: 'message', operation: 'collectBurst', quietSeconds: 1 },
+				parameters: { instance: instanceParameter(ACTION_VERSION, instance), resource: 'message', operation: 'collectBurst', quietSeconds: 1 },
 			},
 			agentNode(version, '={{ $json.text }}', [400, 0]),
 			modelNode(ids.openAi, ids.openAiName, [300, 200]),
@@ -75,7 +75,7 @@ export function memoryWorkflow(version: string, ids: { messaging: string; messag
 				position: [450, 200],
 				credentials: credentialRef(ids.messaging, ids.messagingName),
 				// As the editor saves a new node with its instance picked and the window set: Chat ID and the current messages keep their defaults.
-				parameters: { instance: instanceParameter(2, 'demo'), contextWindowLength: 1 },
+				parameters: { instance: instanceParameter(2, instance), contextWindowLength: 1 },
 			},
 			{ ...reply, position: [700, 0], parameters: { ...reply.parameters, number: "={{ $('Collect Burst').item.json.chatId }}", text: '={{ $json.output }}' } },
 		],
@@ -90,7 +90,7 @@ export function memoryWorkflow(version: string, ids: { messaging: string; messag
 }
 
 /** What the model was given in its last request: the conversation without the agent's system prompt. */
-function lastConversation(model: ModelServer): Array<{ role: string; text: string }> {
+export function lastConversation(model: ModelServer): Array<{ role: string; text: string }> {
 	const chats = model.chats();
 	const last = chats[chats.length - 1]?.body;
 	return (last?.messages ?? []).filter((message) => message.role !== 'system').map((message) => ({ role: message.role, text: textOf(message.content) }));
