@@ -21,7 +21,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { freePort, PACKAGE_NAME, setupOwnerAndLogin, startN8n, type N8nHandle, type RestClient, type WorkflowSpec } from '../scripts/n8n-runtime';
+import { freePort, majorOf, PACKAGE_NAME, setupOwnerAndLogin, startN8n, type N8nHandle, type RestClient, type WorkflowSpec } from '../scripts/n8n-runtime';
 import { ACTION_TYPE, ACTION_VERSION, credentialRef, instanceParameter, replyWorkflow, TRIGGER_NODE } from '../scripts/demo-workflow';
 import { agentNode, modelNode } from './agent';
 import { startModelServer, textOf, type ChatRequest, type ModelServer, type Turn } from './modelServer';
@@ -139,6 +139,11 @@ export async function chatMemoryChecks(tools: E2eTools): Promise<void> {
 		const ready = await tools.check('(mem) the memory workflow is active (Trigger → Collect Burst → AI Agent with the chat memory → Send Text)', async () => await publish(tools, rest, n8n!.url, sandbox, 'demo', workflowId));
 		if (!ready) return;
 
+		if (majorOf(tools.version) < 2) {
+			await withoutTheSdk(tools, rest, sandbox, workflowId);
+			return;
+		}
+
 		await tools.check('(mem) turn 1: the model gets the contact\'s message and no history; its answer is sent to the chat', async () => {
 			await turn(tools, sandbox, 'MEM1', 'I want a red bike');
 			assert.deepEqual(lastConversation(model), [{ role: 'user', text: 'I want a red bike' }]);
@@ -181,6 +186,28 @@ export async function chatMemoryChecks(tools: E2eTools): Promise<void> {
 		await sandbox.close();
 		fs.rmSync(root, { recursive: true, force: true });
 	}
+}
+
+/**
+ * n8n 1.x ships no AI node SDK: the memory's node is there (the workflow saves and publishes),
+ * and an agent run stops with the memory's message naming what it needs; the trigger and
+ * Collect Burst before it ran as on 2.x.
+ */
+async function withoutTheSdk(tools: E2eTools, rest: RestClient, sandbox: Sandbox, workflowId: string): Promise<void> {
+	await tools.check('(mem) n8n 1.x (no AI node SDK): the agent\'s run stops with the memory\'s message naming the SDK; the trigger and Collect Burst ran', async () => {
+		const delivery = await sandbox.injectMessage('demo', { from: CONTACT, pushName: 'Ana', id: 'MEMOLD', text: 'hello' });
+		assert.equal(delivery?.attempts?.at(-1)?.status, 200, JSON.stringify(delivery?.attempts));
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const run = await tools.waitFor('the run to end', async () => {
+			const page = (await rest.call('GET', `/executions?filter=${filter}&limit=5`)) as { results: Array<{ id: string; status: string }> };
+			return page.results.find((execution) => !['running', 'new', 'waiting'].includes(execution.status));
+		}, 60_000);
+		assert.equal(run.status, 'error');
+		const data = String(((await rest.call('GET', `/executions/${run.id}`)) as { data?: string }).data ?? '');
+		assert.ok(data.includes('@n8n/ai-node-sdk'), 'the run\'s error does not name the SDK');
+		assert.ok(data.includes('Collect Burst'), 'Collect Burst did not run');
+		assert.deepEqual(sentTo(sandbox, CONTACT), []);
+	});
 }
 
 if (require.main === module) void runAlone('chat-memory', (tools) => chatMemoryChecks(tools));

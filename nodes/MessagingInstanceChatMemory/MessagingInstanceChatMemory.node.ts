@@ -13,7 +13,7 @@ const MAX_ID_CHARS = 256;
 const MAX_CURRENT = 100;
 
 /** A parameter's text: a string, or the value of a picker (`{ mode, value }`). */
-function textOf(value: unknown): string {
+function parameterText(value: unknown): string {
 	const inner = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { value?: unknown }).value : value;
 	return typeof inner === 'string' || typeof inner === 'number' ? String(inner).trim() : '';
 }
@@ -25,9 +25,9 @@ function isId(text: string): boolean {
 /** The node's parameters for one item, checked before anything is asked. */
 function settingsOf(ctx: ISupplyDataFunctions, itemIndex: number): MemorySettings {
 	const node = ctx.getNode();
-	const instance = textOf(ctx.getNodeParameter('instance', itemIndex, ''));
+	const instance = parameterText(ctx.getNodeParameter('instance', itemIndex, ''));
 	if (instance === '') throw inputError(node, itemIndex, 'Instance', 'is required', 'Pick the instance from the list, or give its name.');
-	const rawChat = textOf(ctx.getNodeParameter('chatId', itemIndex, ''));
+	const rawChat = parameterText(ctx.getNodeParameter('chatId', itemIndex, ''));
 	const chatId = /^\d+$/.test(rawChat) ? `${rawChat}@s.whatsapp.net` : rawChat;
 	if (chatId === '' || !isId(chatId) || !chatId.includes('@')) {
 		throw inputError(node, itemIndex, 'Chat ID', chatId === '' ? 'is required' : 'is not a chat JID', 'Use the trigger\'s or Collect Burst\'s {{ $json.chatId }}: a group (…@g.us) or a contact (…@s.whatsapp.net).');
