@@ -46,7 +46,7 @@ export function mapNodeSources(): void {
 }
 
 /** n8n's credentials helper reduced to what a run needs: the stored credential and the type's own authenticate. */
-class BenchCredentials extends ICredentialsHelper {
+export class BenchCredentials extends ICredentialsHelper {
 	constructor(
 		private readonly stored: ICredentialDataDecryptedObject,
 		private readonly authenticateWith: (credentials: ICredentialDataDecryptedObject, options: IHttpRequestOptions) => Promise<IHttpRequestOptions>,

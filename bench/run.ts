@@ -19,7 +19,9 @@
  *      answers and the executions (bench/triggerN8n.ts; BENCH_TRIGGER_N8N_SEQ, default 100,
  *      BENCH_TRIGGER_N8N_BURST, default 200; BENCH_TRIGGER_PROFILE=<dir> adds a CPU profile);
  *   7. Collect Burst: requests and CPU per incoming message of its check, beside a bare Find
- *      Messages request of the same chat page (bench/collectBurst.ts).
+ *      Messages request of the same chat page (bench/collectBurst.ts);
+ *   8. the chat memory: requests and ms per agent turn, beside n8n's Simple Memory (its core,
+ *      a window over a history in the process), both through n8n-core (bench/chatMemory.ts).
  *
  * Env: BENCH_ROUNDS (default 5; medians of that many rounds), BENCH_SIZES (default
  * "1000,10000"), BENCH_N8N_VERSION (default the pinned one), BENCH_SKIP_N8N=1 (parts 2 and
@@ -46,6 +48,7 @@ import { DEFAULT_N8N_VERSION, ensureN8n, packRepo, type N8nRuntime } from '../sc
 import type { Sandbox } from '../sandbox/server';
 import type { LoopResult } from './fetchLoop';
 import { measureLoadCost, tarballInfo, type LoadCost, type TarballInfo } from './loadCost';
+import { chatMemoryBench } from './chatMemory';
 import { collectBurstBench } from './collectBurst';
 import { mediaBench } from './mediaBench';
 import { memoryBench } from './memoryBench';
@@ -57,7 +60,7 @@ const REPO = path.resolve(__dirname, '..');
 const ROUNDS = envInt('BENCH_ROUNDS', 5);
 const SIZES = envList('BENCH_SIZES', [1000, 10000]);
 const VERSION = process.env.BENCH_N8N_VERSION || DEFAULT_N8N_VERSION;
-const PARTS = new Set(envList('BENCH_PARTS', [1, 2, 3, 4, 5, 6, 7]));
+const PARTS = new Set(envList('BENCH_PARTS', [1, 2, 3, 4, 5, 6, 7, 8]));
 
 type Contender = N8nContender | 'bare';
 const CONTENDERS: Contender[] = ['control', 'action', 'httpRequest', 'bare'];
@@ -355,7 +358,7 @@ async function main(): Promise<void> {
 	);
 	out.push('');
 
-	const sections: string[][] = [[], [], [], [], [], [], []];
+	const sections: string[][] = [[], [], [], [], [], [], [], []];
 	// Parts 1–4 and 6 run in (or against) the pinned n8n and the packed package; part 5 needs neither.
 	if ([1, 2, 3, 4, 6].some((part) => PARTS.has(part))) await runtimeParts(sections);
 	let memoryProblems: string[] = [];
@@ -366,6 +369,10 @@ async function main(): Promise<void> {
 	if (PARTS.has(7)) {
 		log('collect burst');
 		await collectBurstBench(ROUNDS, sections[6]);
+	}
+	if (PARTS.has(8)) {
+		log('chat memory');
+		await chatMemoryBench(ROUNDS, sections[7]);
 	}
 
 	for (const s of sections) if (s.length > 0) out.push(...s, '');

@@ -25,6 +25,7 @@ import type { BinaryDataMode } from './binaryMode';
 import { v2CliChecks, v2ServerChecks } from './v2';
 import { actionChecks } from './actions';
 import { agentChecks } from './agent';
+import { chatMemoryChecks } from './chatMemory';
 import { sendAndWaitChecks } from './sendAndWait';
 import { binaryModeChecks } from './binaryMode';
 import { serverVersionChecks } from './serverVersions';
@@ -104,6 +105,8 @@ export const E2E_GROUPS: E2eGroup[] = [
 	cli('fi', async (t) => v2CliChecks(t.tools, await t.v2())),
 	// (l) an AI agent calls Send Text as a tool (a scripted model server on loopback)
 	cli('l', async (t) => agentChecks(t.tools, (await t.v2()).sandbox), 'n8n\'s AI Agent and the tool variant it generates of the node'),
+	// (mem) the chat memory: Trigger → Collect Burst → AI Agent (scripted model, our memory) → Send Text, three turns, n8n restarted between them (its own n8n)
+	cli('mem', (t) => chatMemoryChecks(t.tools), 'n8n\'s AI Agent and the AI node SDK (@n8n/ai-node-sdk) this version ships, which the memory is built with'),
 	// (j) a trigger on the v2 sandbox → Download Media → a hash of the file
 	served('j', async (tools, rest, _url, t) => v2ServerChecks(tools, await t.v2(), rest), 'binary data: the downloaded file is stored in this run\'s mode and read back'),
 	// (m) Send and Wait for Response: waiting, answered through the link, resumed

@@ -9,10 +9,12 @@ import { PACKAGE_NAME, type RestClient } from '../scripts/n8n-runtime';
 import type { Report } from './report';
 
 export async function nodeTypeChecks(report: Report, rest: RestClient): Promise<void> {
-	await report.check('(c) n8n exposes messagingInstance, messagingInstanceTrigger and the messagingInstanceTool variant', async () => {
+	await report.check('(c) n8n exposes messagingInstance, messagingInstanceTrigger, messagingInstanceChatMemory and the messagingInstanceTool variant (and no tool variant of the memory)', async () => {
 		const types = (await rest.nodeTypes()) as Array<{ name: string }>;
 		const names = new Set(types.map((t) => t.name));
-		const missing = ['messagingInstance', 'messagingInstanceTrigger', 'messagingInstanceTool'].filter(
+		// The memory's node loads on every n8n (1.x included): only its supplyData needs the AI node SDK.
+		assert.ok(!names.has(`${PACKAGE_NAME}.messagingInstanceChatMemoryTool`), 'a tool variant of the chat memory');
+		const missing = ['messagingInstance', 'messagingInstanceTrigger', 'messagingInstanceChatMemory', 'messagingInstanceTool'].filter(
 			(n) => !names.has(`${PACKAGE_NAME}.${n}`),
 		);
 		assert.deepEqual(missing, [], `missing node types (prefix ${PACKAGE_NAME}.): ${missing.join(', ')}; ours seen: ${[...names].filter((n) => /messaging/i.test(n)).join(', ') || 'none'}`);

@@ -5,3 +5,7 @@ import type { NodeConnectionType } from 'n8n-workflow';
 // of 'main' in `inputs`/`outputs`; a named list satisfies both readers.
 export const MAIN: NodeConnectionType[] = [NodeConnectionTypes.Main];
 
+
+/** A sub-node's: no input, and the one AI connection it supplies (the chat memory supplies `ai_memory`). */
+export const NO_INPUTS: NodeConnectionType[] = [];
+export const AI_MEMORY: NodeConnectionType[] = [NodeConnectionTypes.AiMemory];

@@ -373,7 +373,8 @@ export function operationError(node: INode, itemIndex: number, problem: string, 
  * rewrites a message that contains a network code.
  */
 function forAgent<E extends NodeApiError | NodeOperationError>(node: INode, error: E): E {
-	if (node.type.endsWith('Tool') && error.description) {
+	// The chat memory too: the AI Agent reports a sub-node's error by its message alone.
+	if ((node.type.endsWith('Tool') || node.type.endsWith('ChatMemory')) && error.description) {
 		error.message = `${error.message}. ${error.description}`;
 		error.description = undefined;
 	}

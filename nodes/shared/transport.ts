@@ -6,6 +6,7 @@ import type {
 	IHttpRequestMethods,
 	IN8nHttpFullResponse,
 	ILoadOptionsFunctions,
+	ISupplyDataFunctions,
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
@@ -20,8 +21,8 @@ import { pathProblem } from './requestParts';
 
 export const CREDENTIAL_TYPE = 'messagingInstanceApi';
 
-type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions;
-
+/** Every context that asks the server: the nodes' runs, webhook registration, pickers, and a sub-node supplying the AI Agent (the chat memory). */
+export type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | ISupplyDataFunctions;
 
 /**
  * What a node needs to talk to the server, read once per execution: decrypting the
