@@ -7,7 +7,9 @@
  *   output nothing);
  * - a fourth message after that reply starts a new burst: one reply with it alone;
  * - a text and a voice note in one burst: one reply with the text, and the voice note reaches
- *   the workflow as a file (Download Media of its message id, the exact bytes).
+ *   the workflow as a file (Download Media of its message id, the exact bytes);
+ * - the server's clock 5 s behind n8n's and the phone's owner writing 1 s after two messages:
+ *   still one reply holding both (no rule compares the run's start with the server's time).
  *
  *   tsx e2e/collectBurst.ts [version]   runs (y) alone: packs, installs into a temp user
  *                                       folder, starts n8n and a v2 sandbox (~1 min)
@@ -28,6 +30,8 @@ const CONTACT = '5511933330000';
 const CONTACT_JID = `${CONTACT}@s.whatsapp.net`;
 const QUIET_SECONDS = 2;
 const VOICE = Buffer.from('OggS burst voice note').toString('base64');
+/** What the phone's owner writes in the chat: it ends the contact's burst, it is no reply of the workflow's. */
+const OWNER_TEXT = 'One moment please';
 
 /**
  * The recipe's workflow: the echo example (Trigger → Send Text `You said: {{ $json.text }}` to
@@ -167,6 +171,22 @@ export async function collectBurstChecks(tools: E2eTools, rest: RestClient, n8nU
 			assert.ok(answers.includes(`File: audio/ogg; codecs=opus, ${Buffer.from(VOICE, 'base64').length} B`), JSON.stringify(answers));
 			const downloads = (sandbox.requests as any[]).filter((r) => r.path === '/chat/getBase64FromMediaMessage/demo');
 			assert.deepEqual(downloads.map((r) => r.body?.message?.key?.id), ['XB6']);
+		});
+
+		await tools.check("(y) the server's clock 5 s behind n8n's, the phone's owner writing 1 s after two messages: the burst still gets ONE reply holding both", async () => {
+			sandbox.historyQuirks({ clockSkewMs: -5000 });
+			const before = replies(sandbox).length;
+			await contactWrites(sandbox, [{ id: 'XB7', text: 'is the shop open?' }, { id: 'XB8', text: 'today' }], 1000);
+			await pause(1000);
+			const owner = await fetch(`${sandbox.url}/message/sendText/demo`, {
+				method: 'POST',
+				headers: { apikey: sandbox.apiKey, 'content-type': 'application/json' },
+				body: JSON.stringify({ number: CONTACT, text: OWNER_TEXT }),
+			});
+			assert.equal(owner.status, 201);
+			await settled(tools, rest, id, 8);
+			const answers = replies(sandbox).slice(before).filter((text) => text !== OWNER_TEXT);
+			assert.deepEqual(answers, [`${REPLY_PREFIX}is the shop open?\ntoday`], await whatHappened(rest, sandbox, id));
 		});
 	} finally {
 		if (workflowId) await rest.deactivate(workflowId).catch(() => undefined);

@@ -60,6 +60,17 @@ describe('Collect Burst reads only the chat it was given', () => {
 			expect(run.error?.message).toMatch(new RegExp(`^"Find Messages" answered page 1 of the chat ${CONTACT_JID} with message \\w+ of the chat ${BRUNO_JID} \\(entry 2\\)`));
 		}
 	}, 20_000);
+
+	test('the look-up of the run\'s own message by id answered with another message fails the item, instead of "not stored yet"', async () => {
+		// The chat's page holds no OWN1 (not stored yet); the look-up by id answers a message it did not ask for.
+		sandbox.current.historyQuirks({ extraEntries: [earlierRecord(60)] });
+		const run = await collect(sandbox.current, { chatId: CONTACT_JID, messageId: 'OWN1' });
+		expect(run.items).toEqual([]);
+		expect(run.error?.message).toBe(
+			`"Find Messages" answered the look-up of message OWN1 with message EARLIER of the chat ${CONTACT_JID} (entry 1): the server did not apply the filter, so the answer is not what was asked and nothing is decided from it [item 0]`,
+		);
+		expect(findRequests(sandbox.current)).toEqual([chatPage(CONTACT_JID), { where: { key: { id: 'OWN1' } }, page: 1, offset: 10 }]);
+	}, 20_000);
 });
 
 describe('Collect Burst reads the history strictly: an entry it cannot read fails the item naming its place', () => {
