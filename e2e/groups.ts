@@ -42,6 +42,7 @@ import { triggerChecks } from './trigger';
 import { restartChecks } from './restart';
 import { recipeChecks } from './recipes';
 import { killDuringDeliveriesChecks } from './killDuringDeliveries';
+import { oneWebhookChecks } from './oneWebhook';
 
 /** What every group of one tier run gets: the installed package, the documented sandbox and its workflows. */
 export interface TierRun {
@@ -135,6 +136,8 @@ export const E2E_GROUPS: E2eGroup[] = [
 	served('w', (tools, rest, url) => agentReviewChecks(tools, rest, url), 'n8n\'s AI Agent with the Human-in-the-Loop tool n8n generates'),
 	// (kill) n8n killed (SIGKILL) while deliveries arrive: no acknowledged message lost, none handled twice
 	served('kill', (tools) => killDuringDeliveriesChecks(tools), 'when n8n answers a trigger\'s webhook (after it recorded the execution) and how it keeps executions a kill cut short'),
+	// (one) two workflows on one instance: the second's publish fails saying why, the first answers, across a restart
+	served('one', (tools) => oneWebhookChecks(tools), 'n8n\'s background publication (its status and the trigger\'s error) and what a restart runs of a trigger'),
 	// (c) node types n8n serves
 	served('c', (_tools, rest, _url, t) => nodeTypeChecks(t.report, rest), 'that n8n loads the package\'s node types and their tool variants'),
 	// (b) trigger lifecycle, with (d) the chat page in a browser while it is active

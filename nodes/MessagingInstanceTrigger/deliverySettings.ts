@@ -55,12 +55,19 @@ interface CredentialValues {
 	baseUrl: string;
 }
 
+/** What this delivery read of the credential: a second look (a refused secret) reads nothing more. */
+const readInDelivery = new WeakMap<IWebhookFunctions, CredentialValues>();
+
 async function credentialValues(ctx: IWebhookFunctions): Promise<CredentialValues> {
+	const known = readInDelivery.get(ctx);
+	if (known) return known;
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	return {
+	const values = {
 		apiKey: typeof credentials.apiKey === 'string' ? credentials.apiKey : '',
 		baseUrl: typeof credentials.baseUrl === 'string' ? credentials.baseUrl : '',
 	};
+	readInDelivery.set(ctx, values);
+	return values;
 }
 
 const kept = new Map<string, Kept>();

@@ -113,7 +113,7 @@ export function heldByTriggerError(
 	const who = id ? `workflow ${id}` : 'another workflow';
 	const where = id ? ` Open it at ${editorLink(instanceBaseUrl, id)}.` : ` Its trigger's webhook is ${holder.address}.`;
 	return new NodeOperationError(node, `The instance "${instance}" already starts ${who} on this n8n`, {
-		description: `Publishing this workflow would have silently stopped that one, so it was not published; ${who} keeps receiving the messages.${where} ${BOTH} To move the instance to this workflow, unpublish ${who} first.`,
+		description: `Publishing this workflow would have silently stopped that one, so it was not published; ${who} keeps receiving the messages.${where} ${BOTH} To move the instance to this workflow, unpublish ${who} first. If it is no longer published (or was deleted while n8n was down), switch the instance's webhook off (Messaging Instance → Webhook → Set, or the server's manager) and publish again.`,
 	});
 }
 
