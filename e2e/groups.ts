@@ -36,6 +36,7 @@ import { chatbotChecks } from './chatbots';
 import { otherRoutesChecks } from './otherRoutes';
 import { chatReplyChecks } from './chatReply';
 import { collectBurstChecks } from './collectBurst';
+import { handOverChecks } from './handOver';
 import { agentReviewChecks } from './agentReview';
 import { nodeTypeChecks, logChecks } from './loading';
 import { triggerChecks } from './trigger';
@@ -132,6 +133,8 @@ export const E2E_GROUPS: E2eGroup[] = [
 	served('v', chatReplyChecks, 'n8n\'s waiting runs resumed through the trigger, workflow static data, and a file handed to the run as binary data'),
 	// (y) Collect Burst: three messages get one reply, a later one its own, a voice note reaches Download Media
 	served('y', collectBurstChecks),
+	// (ho) Collect Burst silent while a person answers: the contact, the owner on the phone, the contact again
+	served('ho', handOverChecks),
 	// (w) a person approves or declines an AI agent's Send Text on WhatsApp (Human-in-the-Loop tool)
 	served('w', (tools, rest, url) => agentReviewChecks(tools, rest, url), 'n8n\'s AI Agent with the Human-in-the-Loop tool n8n generates'),
 	// (kill) n8n killed (SIGKILL) while deliveries arrive: no acknowledged message lost, none handled twice

@@ -17,6 +17,7 @@ import { chatReplyAfterWebhookRestart } from './chatReply';
 import { redisOutageCheck } from './redisOutage';
 import { chatMemoryAcrossWorkers } from './chatMemory';
 import { collectBurstAnswersOncePerBurst } from './collectBurst';
+import { handOverStaysSilentAcrossProcesses } from './handOver';
 import {
 	dedupeCounters,
 	deliveredOk,
@@ -340,6 +341,7 @@ export const QUEUE_CHECKS: ReadonlyArray<NamedCheck<Tier>> = [
 	redisOutageCheck,
 	collectBurstAnswersOncePerBurst,
 	chatMemoryAcrossWorkers,
+	handOverStaysSilentAcrossProcesses,
 	{ name: "deactivation deregisters: Set Webhook with enabled:false for each workflow, the sandbox's webhooks are off", run: deactivationDeregistersEachTrigger },
 	{ name: 'no API key, instance token or webhook secret in any n8n process log, nor in the Postgres or Redis log', run: noSecretInAnyLog },
 	{ name: 'no API key, instance token or webhook secret in the execution data of any run (every execution, with its data)', run: noSecretInAnyExecutionData },

@@ -26,7 +26,7 @@ export function eventLabel(event: string): string {
  * follows in alphabetical order of its label.
  */
 const STARTERS: ReadonlyArray<[string, string]> = [
-	['MESSAGES_UPSERT', 'A message arrived (or this instance sent one)'],
+	['MESSAGES_UPSERT', 'A message arrived (or the account wrote one on its phone or WhatsApp Web)'],
 	['MESSAGES_UPDATE', 'A message changed status: delivered, read, played'],
 	['MESSAGES_EDITED', 'A message was edited'],
 	['MESSAGES_DELETE', 'A message was deleted'],

@@ -5,9 +5,10 @@
  * own). The server stores every message with `source`, Baileys' guess of the device from the
  * id's form, and a send's ids look like the ones WhatsApp Web makes (`3EB0` and 18 hex digits:
  * `web`), so neither the form nor `source` tells a send of this package from a message a
- * person typed on WhatsApp Web. The package's ids therefore carry a check: their last six
- * digits are a hash of the twelve before, which an id made elsewhere matches once in 16.7
- * million. Pure functions: no request, no n8n context.
+ * person typed on WhatsApp Web. The package's ids therefore carry a check: twelve digits (48
+ * bits) of a hash of what makes the send unique, then six digits of a hash of those twelve,
+ * which an id made elsewhere matches once in 16.7 million. Pure functions: no request, no n8n
+ * context.
  */
 
 /** Baileys' own ids and WhatsApp Web's are `3EB0` and 18 hex digits; the package's have that form too. */
@@ -23,7 +24,7 @@ const MASK_64 = 0xffffffffffffffffn;
  * FNV-1a over the text's UTF-8 bytes, 64 bits, from the given start, then MurmurHash3's final
  * mix: FNV alone leaves hashes of neighbouring texts alike in their first digits.
  */
-export function hash64(text: string, start: bigint): bigint {
+function hash64(text: string, start: bigint): bigint {
 	let hash = start;
 	for (const byte of Buffer.from(text, 'utf8')) {
 		hash ^= BigInt(byte);

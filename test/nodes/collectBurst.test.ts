@@ -24,9 +24,9 @@ describe('Collect Burst', () => {
 			sender: CONTACT_JID,
 			text: 'hi\nI need help\nwith my order 4411',
 			messages: [
-				{ messageId: 'M1', messageType: 'conversation', text: 'hi', timestamp: expect.stringMatching(ISO), hasFile: false },
-				{ messageId: 'M2', messageType: 'conversation', text: 'I need help', timestamp: expect.stringMatching(ISO), hasFile: false },
-				{ messageId: 'M3', messageType: 'conversation', text: 'with my order 4411', timestamp: expect.stringMatching(ISO), hasFile: false },
+				{ messageId: 'M1', messageType: 'conversation', text: 'hi', textFrom: 'message', timestamp: expect.stringMatching(ISO), hasFile: false },
+				{ messageId: 'M2', messageType: 'conversation', text: 'I need help', textFrom: 'message', timestamp: expect.stringMatching(ISO), hasFile: false },
+				{ messageId: 'M3', messageType: 'conversation', text: 'with my order 4411', textFrom: 'message', timestamp: expect.stringMatching(ISO), hasFile: false },
 			],
 			count: 3,
 			firstMessageId: 'M1',
@@ -90,8 +90,8 @@ describe('Collect Burst', () => {
 		const burst = output(runs[1]);
 		expect(burst?.text).toBe('look at this');
 		expect(burst?.messages).toEqual([
-			{ messageId: 'F1', messageType: 'imageMessage', text: 'look at this', timestamp: expect.stringMatching(ISO), hasFile: true },
-			{ messageId: 'F2', messageType: 'audioMessage', text: '', timestamp: expect.stringMatching(ISO), hasFile: true },
+			{ messageId: 'F1', messageType: 'imageMessage', text: 'look at this', textFrom: 'message', timestamp: expect.stringMatching(ISO), hasFile: true },
+			{ messageId: 'F2', messageType: 'audioMessage', text: '', textFrom: 'message', timestamp: expect.stringMatching(ISO), hasFile: true },
 		]);
 
 		// The recipe: each message with a file → Download Media with its messageId.

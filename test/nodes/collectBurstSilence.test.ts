@@ -97,8 +97,8 @@ describe('Collect Burst: silent while a person answers', () => {
 	}, 30_000);
 
 	test.each([
-		[-1, '"Silent After Person (Minutes)" must be between 0 and 1440 [item 0]'],
-		['soon', '"Silent After Person (Minutes)" must be a number [item 0]'],
+		[-1, '"Options: Silent After Person (Minutes)" must be between 0 and 1440 [item 0]'],
+		['soon', '"Options: Silent After Person (Minutes)" must be a number [item 0]'],
 	])('silentAfterPersonMinutes %p fails the item before any request', async (minutes, message) => {
 		const item = { chatId: CONTACT_JID, messageId: 'X1' };
 		const failed = await collect(sandbox.current, item, { ...QUIET, options: { silentAfterPersonMinutes: minutes } });

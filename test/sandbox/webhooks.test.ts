@@ -42,7 +42,8 @@ describe('webhook delivery (documented)', () => {
 				messageType: 'conversation',
 				messageTimestamp: expect.any(Number),
 				instanceId: expect.any(String),
-				source: 'web',
+				// Baileys' guess from the id: the sandbox's incoming ids are an iPhone's (`3A` + 18 hex digits)
+				source: 'ios',
 			},
 			destination: `${rx.url}/hook`,
 			date_time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),

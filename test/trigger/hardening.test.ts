@@ -269,7 +269,7 @@ describe('trigger labels', () => {
 		expect(description('NEW_JWT_TOKEN')).toBe('NEW_JWT_TOKEN. Sent by servers of the documented dialect only (v2 servers do not know it).');
 		expect(description('MESSAGES_EDITED')).toBe('MESSAGES_EDITED. A message was edited. Sent by v2 servers only (not in the documented dialect).');
 		expect(description('MESSAGING_HISTORY_SET')).toBe('MESSAGING_HISTORY_SET. Sent by v2 servers 2.4 or newer only.');
-		expect(description('MESSAGES_UPSERT')).toBe('MESSAGES_UPSERT. A message arrived (or this instance sent one).');
+		expect(description('MESSAGES_UPSERT')).toBe('MESSAGES_UPSERT. A message arrived (or the account wrote one on its phone or WhatsApp Web).');
 	});
 
 	it('what people start with comes first (Messages Upsert, the other message events, the connection); the rest alphabetically', () => {

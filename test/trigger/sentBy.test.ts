@@ -65,7 +65,7 @@ describe.each<ServerVersion>([...SERVER_VERSIONS])('who wrote it, on %s', (versi
 	test('the contact, a person on the phone or WhatsApp Web, and the workflow each get their sentBy', async () => {
 		const onPhone = phoneId();
 		const onWeb = webId();
-		await s.sandbox.injectMessage(INSTANCE, { from: CONTACT, id: 'CONTACT1', text: 'is my order ready?' });
+		await s.sandbox.injectMessage(INSTANCE, { from: CONTACT, id: `${version}-CONTACT1`, text: 'is my order ready?' });
 		await s.sandbox.injectMessage(INSTANCE, { from: CONTACT, id: onPhone, text: 'let me check', fromMe: true });
 		await s.sandbox.injectMessage(INSTANCE, { from: CONTACT, id: onWeb, text: 'it is ready', fromMe: true });
 		const send = await run(s.sandbox, { resource: 'message', operation: 'sendText', number: CONTACT, text: 'Your order is ready (bot)' });
@@ -74,7 +74,7 @@ describe.each<ServerVersion>([...SERVER_VERSIONS])('who wrote it, on %s', (versi
 		const sentId = (send.items[0].json.key as IDataObject).id as string;
 
 		expect(s.harness.emitted.map((item) => [item.json.event, item.json.messageId, item.json.fromMe, item.json.sentBy])).toEqual([
-			['messages.upsert', 'CONTACT1', false, 'contact'],
+			['messages.upsert', `${version}-CONTACT1`, false, 'contact'],
 			// The server's API sends never come back as upserts (Baileys' emitOwnEvents is off): a fromMe upsert is a person's.
 			['messages.upsert', onPhone, true, 'person'],
 			['messages.upsert', onWeb, true, 'person'],
@@ -83,7 +83,7 @@ describe.each<ServerVersion>([...SERVER_VERSIONS])('who wrote it, on %s', (versi
 
 		// In the stored history the send and the WhatsApp Web message both have source "web": only the package's own ids (2.4) tell.
 		expect(await storedSentBy(s, CONTACT_JID)).toEqual({
-			CONTACT1: 'contact',
+			[`${version}-CONTACT1`]: 'contact',
 			[onPhone]: 'person',
 			[onWeb]: 'unknown',
 			[sentId]: version === '2.4.0' ? 'automation' : 'unknown',
@@ -92,9 +92,9 @@ describe.each<ServerVersion>([...SERVER_VERSIONS])('who wrote it, on %s', (versi
 	});
 
 	test('in a group and from a contact known by LID', async () => {
-		await s.sandbox.injectMessage(INSTANCE, { from: CONTACT, id: 'GROUP1', text: 'hi all', group: GROUP, pushName: 'Ana' });
+		await s.sandbox.injectMessage(INSTANCE, { from: CONTACT, id: `${version}-GROUP1`, text: 'hi all', group: GROUP, pushName: 'Ana' });
 		await s.sandbox.injectMessage(INSTANCE, { from: CONTACT, id: phoneId(), text: 'welcome', group: GROUP, fromMe: true });
-		await s.sandbox.injectMessage(INSTANCE, { from: CONTACT, lid: CONTACT_LID, id: 'LID1', text: 'hello from a LID contact' });
+		await s.sandbox.injectMessage(INSTANCE, { from: CONTACT, lid: CONTACT_LID, id: `${version}-LID1`, text: 'hello from a LID contact' });
 		expect(s.harness.emitted.map((item) => [item.json.text, item.json.isGroup, item.json.sentBy])).toEqual([
 			['hi all', true, 'contact'],
 			['welcome', true, 'person'],
@@ -105,15 +105,15 @@ describe.each<ServerVersion>([...SERVER_VERSIONS])('who wrote it, on %s', (versi
 
 	test("a voice note's text is the server's transcription, where its speech-to-text is on; the file stays", async () => {
 		const voice = { kind: 'audio' as const, mimetype: 'audio/ogg; codecs=opus', base64: OGG };
-		await s.sandbox.injectMessage(INSTANCE, { from: CONTACT, id: 'VOICE1', media: { ...voice, transcript: 'not transcribed' } });
+		await s.sandbox.injectMessage(INSTANCE, { from: CONTACT, id: `${version}-VOICE1`, media: { ...voice, transcript: 'not transcribed' } });
 		await transcribeVoiceNotes(s);
-		await s.sandbox.injectMessage(INSTANCE, { from: CONTACT, id: 'VOICE2', media: { ...voice, transcript: 'Can I pick it up at five?' } });
-		await s.sandbox.injectMessage(INSTANCE, { from: CONTACT, id: 'TEXT1', text: 'thanks' });
+		await s.sandbox.injectMessage(INSTANCE, { from: CONTACT, id: `${version}-VOICE2`, media: { ...voice, transcript: 'Can I pick it up at five?' } });
+		await s.sandbox.injectMessage(INSTANCE, { from: CONTACT, id: `${version}-TEXT1`, text: 'thanks' });
 
 		expect(s.harness.emitted.map((item) => [item.json.messageId, item.json.text, item.json.textFrom, (item.json.media as IDataObject | undefined)?.kind])).toEqual([
-			['VOICE1', '', 'message', 'audio'],
-			['VOICE2', 'Can I pick it up at five?', 'transcription', 'audio'],
-			['TEXT1', 'thanks', 'message', undefined],
+			[`${version}-VOICE1`, '', 'message', 'audio'],
+			[`${version}-VOICE2`, 'Can I pick it up at five?', 'transcription', 'audio'],
+			[`${version}-TEXT1`, 'thanks', 'message', undefined],
 		]);
 		expect(s.harness.emitted[1].binary?.data?.mimeType).toBe('audio/ogg');
 	});
