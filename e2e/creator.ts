@@ -6,8 +6,11 @@
  * node's operations, resource by resource in the description's order, then the trigger's.
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 
-import type { RestClient } from '../scripts/n8n-runtime';
+import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium';
+import { DEV_OWNER, type RestClient } from '../scripts/n8n-runtime';
+import { runAlone } from './standalone';
 import type { E2eTools } from './v2';
 
 interface ServedProperty {
@@ -44,7 +47,7 @@ function actionsOf(node: ServedType): string[] {
 	});
 }
 
-export async function creatorEntryChecks(tools: E2eTools, rest: RestClient): Promise<void> {
+export async function creatorEntryChecks(tools: E2eTools, rest: RestClient, n8nUrl: string): Promise<void> {
 	let types: ServedType[] = [];
 	await tools.check('(r) the node creator\'s merged "Messaging Instance" entry shows the package\'s own description, not a trigger\'s "Starts the workflow…"', async () => {
 		types = (await rest.nodeTypes()) as ServedType[];
@@ -64,4 +67,55 @@ export async function creatorEntryChecks(tools: E2eTools, rest: RestClient): Pro
 		assert.equal(actions[0], 'Message → Send Text', `first actions: ${actions.slice(0, 3).join(', ')}`);
 		assert.equal(new Set(actions).size, actions.length, 'an action is listed twice');
 	});
+	await panelSearchChecks(tools, n8nUrl);
 }
+
+/** What a person types in the node panel's search, and the entry it must find (the codex's aliases, read by n8n from the .node.json beside each node). */
+export const PANEL_SEARCHES = ['WhatsApp', 'Evolution', 'burst'];
+const ENTRY = 'Messaging Instance';
+
+/**
+ * (r) The editor in headless Chromium: a new workflow, the node panel opened with the canvas's
+ * "+", each word typed into its search bar; the package's entry is among the results (without
+ * the codex files beside the built nodes only "Messaging…" finds it).
+ */
+async function panelSearchChecks(tools: E2eTools, n8nUrl: string): Promise<void> {
+	const name = `(r) the editor's node panel (Chromium) finds "${ENTRY}" by ${PANEL_SEARCHES.map((word) => `"${word}"`).join(', ')}`;
+	if (!fs.existsSync(CHROMIUM)) {
+		const why = `${CHROMIUM} is missing (install it with: bash .ci/chromium.sh)`;
+		await tools.check(name, () => {
+			if (process.env.CI === 'true') assert.fail(why);
+		});
+		console.log(`\n${'!'.repeat(78)}\n!!! SKIPPED ${name}: ${why}\n${'!'.repeat(78)}\n`);
+		return;
+	}
+	await tools.check(name, async () => {
+		const { chromium } = await import('playwright-core');
+		const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30000 });
+		try {
+			const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+			// The context's request shares its cookies with the page: logged in as the editor would be.
+			const login = await context.request.post(`${n8nUrl}/rest/login`, { data: { emailOrLdapLoginId: DEV_OWNER.email, email: DEV_OWNER.email, password: DEV_OWNER.password } });
+			assert.equal(login.status(), 200, await login.text());
+			const page = await context.newPage();
+			await page.goto(`${n8nUrl}/workflow/new`, { timeout: 60000 });
+			const panel = page.locator('[data-test-id="node-creator"]');
+			// The canvas's "+" (top right): the panel of a next step, which lists action nodes and triggers.
+			await page.locator('[data-test-id="node-creator-plus-button"]').click({ timeout: 60000 });
+			await panel.waitFor({ timeout: 15000 });
+			const search = page.locator('[data-test-id="node-creator-search-bar"]');
+			for (const word of PANEL_SEARCHES) {
+				await search.fill(word);
+				const entry = panel.locator('[data-test-id="node-creator-item-name"]', { hasText: new RegExp(`^${ENTRY}$`) });
+				await entry.first().waitFor({ timeout: 15000 }).catch(async () => {
+					const shown = await panel.locator('[data-test-id="node-creator-item-name"]').allInnerTexts();
+					throw new Error(`"${word}" does not find "${ENTRY}"; the panel shows: ${JSON.stringify(shown)}`);
+				});
+			}
+		} finally {
+			await browser.close();
+		}
+	});
+}
+
+if (require.main === module) void runAlone('creator', creatorEntryChecks);

@@ -122,7 +122,7 @@ export const E2E_GROUPS: E2eGroup[] = [
 	// (z) sending to many: pace, numbers checked first, a rate limit recovered, a logout stopping the run
 	served('z', (tools, rest) => campaignChecks(tools, rest)),
 	// (r) what the node creator shows: the merged entry's description, the first action
-	served('r', (tools, rest) => creatorEntryChecks(tools, rest), 'what n8n\'s editor lists for the package'),
+	served('r', (tools, rest, url) => creatorEntryChecks(tools, rest, url), 'what n8n\'s editor lists for the package'),
 	// (t) Chatbot and Event Integration: every operation chained in one workflow
 	served('t', (tools, rest) => chatbotChecks(tools, rest)),
 	// (u) every other route: profile, proxy, business, templates, storage, Chatwoot

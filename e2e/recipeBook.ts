@@ -27,6 +27,8 @@ export const TRIGGER = 'n8n-nodes-messaging-instance.messagingInstanceTrigger';
 /** The credential names the files refer to (no id: n8n finds a credential of that type and name on import). */
 export const SANDBOX_CREDENTIAL = 'Sandbox (dev)';
 export const REDIS_CREDENTIAL = 'Redis (queue)';
+/** The chat model's credential: the name n8n gives a new OpenAI credential. */
+export const OPENAI_CREDENTIAL = 'OpenAi account';
 /** The instance of `npm start`'s sandbox, picked from the list as the user picks it. */
 export const INSTANCE = { __rl: true, mode: 'list', value: 'demo', cachedResultName: 'demo' };
 
@@ -35,7 +37,7 @@ export interface RecipeNode {
 	typeVersion: number;
 	/** what the user set: the action's resource and operation, then the fields typed or picked */
 	set: Record<string, unknown>;
-	credential?: 'messagingInstanceApi' | 'redis';
+	credential?: 'messagingInstanceApi' | 'redis' | 'openAiApi';
 	/** node settings the user changed (e.g. On Error) */
 	settings?: Record<string, unknown>;
 }
@@ -46,8 +48,8 @@ export interface Recipe {
 	/** the workflow's name */
 	name: string;
 	nodes: RecipeNode[];
-	/** [from, to, output of `from`] by index in `nodes` */
-	links: Array<[number, number, number?]>;
+	/** [from, to, output of `from`, connection type (default main; a sub-node's e.g. ai_languageModel)] by index in `nodes` */
+	links: Array<[number, number, number?, string?]>;
 }
 
 /** n8n's naming and parameter rules (n8n-workflow's NodeHelpers) and the node types they apply to. */
@@ -96,15 +98,16 @@ export function buildRecipe(recipe: Recipe, rules: EditorRules): Record<string, 
 		if (description.webhooks?.length) node.webhookId = stableId(recipe.file, index, 'webhook');
 		if (step.credential === 'messagingInstanceApi') node.credentials = { messagingInstanceApi: { id: null, name: SANDBOX_CREDENTIAL } };
 		if (step.credential === 'redis') node.credentials = { redis: { id: null, name: REDIS_CREDENTIAL } };
+		if (step.credential === 'openAiApi') node.credentials = { openAiApi: { id: null, name: OPENAI_CREDENTIAL } };
 		Object.assign(node, step.settings ?? {});
 		return node;
 	});
-	const connections: Record<string, { main: Array<Array<{ node: string; type: 'main'; index: number }>> }> = {};
-	for (const [from, to, output = 0] of recipe.links) {
+	const connections: Record<string, Record<string, Array<Array<{ node: string; type: string; index: number }>>>> = {};
+	for (const [from, to, output = 0, type = 'main'] of recipe.links) {
 		const source = String(nodes[from].name);
-		const main = (connections[source] ??= { main: [] }).main;
-		while (main.length <= output) main.push([]);
-		main[output].push({ node: String(nodes[to].name), type: 'main', index: 0 });
+		const outputs = ((connections[source] ??= {})[type] ??= []);
+		while (outputs.length <= output) outputs.push([]);
+		outputs[output].push({ node: String(nodes[to].name), type, index: 0 });
 	}
 	return { name: recipe.name, nodes, connections, active: false, settings: { executionOrder: 'v1' } };
 }
@@ -273,5 +276,78 @@ const queueDedupe: Recipe = {
 	links: [[0, 1], [1, 2], [2, 3, 0]],
 };
 
+/** Collect Burst before an AI agent (docs/collect-burst.md); the chat model keeps the node's default model. */
+const collectBurst: Recipe = {
+	file: 'collect-burst',
+	name: 'Answer once per burst with an AI agent',
+	nodes: [
+		{ type: TRIGGER, typeVersion: 2, credential: 'messagingInstanceApi', set: { instance: INSTANCE } },
+		{ type: ACTION, typeVersion: 2, credential: 'messagingInstanceApi', set: { resource: 'message', operation: 'collectBurst', instance: INSTANCE } },
+		{ type: '@n8n/n8n-nodes-langchain.agent', typeVersion: 3.1, set: { promptType: 'define', text: '={{ $json.text }}' } },
+		// "Use Responses API" off: any OpenAI-compatible server answers (Ollama, LiteLLM, the tier's scripted model).
+		{ type: '@n8n/n8n-nodes-langchain.lmChatOpenAi', typeVersion: 1.3, credential: 'openAiApi', set: { responsesApiEnabled: false } },
+		{ type: '@n8n/n8n-nodes-langchain.memoryBufferWindow', typeVersion: 1.3, set: { sessionIdType: 'customKey', sessionKey: '={{ $json.chatId }}' } },
+		{
+			type: ACTION,
+			typeVersion: 2,
+			credential: 'messagingInstanceApi',
+			set: { resource: 'message', operation: 'sendText', instance: INSTANCE, number: "={{ $('Collect a burst of messages').item.json.chatId }}", text: '={{ $json.output }}' },
+		},
+	],
+	links: [[0, 1], [1, 2], [3, 2, 0, 'ai_languageModel'], [4, 2, 0, 'ai_memory'], [2, 5]],
+};
+
+/** The campaign's contacts (docs/campaign.md shows the Code node's code as it is): the sandbox's numbers starting with 0 have no account. */
+export const CAMPAIGN_CONTACTS = [
+	{ row: 1, phone: '5511977771001', name: 'Ana' },
+	{ row: 2, phone: '0511977771002', name: 'Bo' },
+];
+
+const campaign: Recipe = {
+	file: 'campaign',
+	name: 'Send to many without getting the number banned',
+	nodes: [
+		{ type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, set: {} },
+		{
+			type: 'n8n-nodes-base.code',
+			typeVersion: 2,
+			set: {
+				jsCode: [
+					'// One item per contact; in a real campaign a Google Sheets or database node gives these.',
+					'return [',
+					...CAMPAIGN_CONTACTS.map(({ row, phone, name }) => `  { json: { row: ${row}, phone: '${phone}', name: '${name}' } },`),
+					'];',
+				].join('\n'),
+			},
+		},
+		{
+			type: ACTION,
+			typeVersion: 2,
+			credential: 'messagingInstanceApi',
+			set: {
+				resource: 'message',
+				operation: 'sendText',
+				instance: INSTANCE,
+				number: '={{ $json.phone }}',
+				text: '=Hello {{ $json.name }}, our shop opens on Monday.',
+				sending: {
+					pauseMinSeconds: 20,
+					pauseMaxSeconds: 60,
+					typeLikePerson: true,
+					typingMinSeconds: 2,
+					typingMaxSeconds: 8,
+					onlyNumbersWithAccount: true,
+					rateLimitRetries: 3,
+					rateLimitWaitSeconds: 60,
+					stopAfterFailures: 3,
+				},
+			},
+			settings: { onError: 'continueRegularOutput' },
+		},
+		{ type: IF, typeVersion: 2.3, set: condition(stableId('campaign', 'condition'), '={{ $json.outcome }}', { type: 'string', operation: 'equals' }, 'sent') },
+	],
+	links: [[0, 1], [1, 2], [2, 3]],
+};
+
 /** Every recipe the docs show, in the order docs/recipes.md has them. */
-export const RECIPES: Recipe[] = [echoReply, onboarding, mediaFromCode, downloadMedia, approval, chatReply, queueDedupe];
+export const RECIPES: Recipe[] = [echoReply, collectBurst, onboarding, mediaFromCode, downloadMedia, approval, chatReply, queueDedupe, campaign];

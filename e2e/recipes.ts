@@ -6,8 +6,11 @@
  * "Sandbox (dev)", as in `npm start`) and run against a v2 sandbox playing Evolution API 2.3.6
  * (the release that puts a LID contact's LID in `remoteJid`): onboarding, a file from a Code
  * node, the echo reply to a contact known by LID, Download Media from the trigger, Send and
- * Wait approved through its link, Reply in the Chat, and the queue-mode dedupe pattern on a
- * Redis (Debian's redis-server, as the queue tier uses).
+ * Wait approved through its link, Reply in the Chat, Collect Burst before an AI agent (its
+ * OpenAI Chat Model on a scripted model server, e2e/modelServer.ts), the campaign (two
+ * contacts: one sent, one without an account, so no pause is waited), and the queue-mode
+ * dedupe pattern on a Redis (Debian's redis-server, as the queue tier uses, installed when
+ * missing).
  *
  *   tsx e2e/recipes.ts [version]          runs (x) alone (packs, installs, starts n8n)
  *   tsx e2e/recipes.ts write [version]    rewrites docs/recipes/*.json from e2e/recipeBook.ts
@@ -19,9 +22,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { DEFAULT_N8N_VERSION, executeWorkflow, executionFailure, nodeOutputs, request, resolveN8nVersion, runtimeDir, type RestClient } from '../scripts/n8n-runtime';
-import { findServiceBinaries, redisCommands, startRedis } from '../scripts/services';
-import { ACTION, TRIGGER, CODE_FILE, RECIPES, RECIPE_DIR, REDIS_CREDENTIAL, SANDBOX_CREDENTIAL, buildRecipe, readRecipe, recipePath, referencedNodeNames, type EditorRules } from './recipeBook';
+import { DEFAULT_N8N_VERSION, executeWorkflow, executionFailure, freePort, nodeOutputs, request, resolveN8nVersion, runtimeDir, type RestClient } from '../scripts/n8n-runtime';
+import { ensureServiceBinaries, redisCommands, startRedis } from '../scripts/services';
+import { ACTION, TRIGGER, CAMPAIGN_CONTACTS, CODE_FILE, OPENAI_CREDENTIAL, RECIPES, RECIPE_DIR, REDIS_CREDENTIAL, SANDBOX_CREDENTIAL, buildRecipe, readRecipe, recipePath, referencedNodeNames, type EditorRules } from './recipeBook';
+import { startModelServer, textOf, type ChatRequest } from './modelServer';
 import { unflatten } from './serverVersions';
 import { runAlone } from './standalone';
 import type { ServedRun } from './groups';
@@ -49,14 +53,22 @@ const PHONE_JID = `${PHONE}@s.whatsapp.net`;
 const LID = '123456789012345@lid';
 const MANAGER = '5511933330000';
 const CUSTOMER = '5511922220000';
+const BURSTING = '5511911110000';
+
+/** The AI agent's scripted model: it answers the prompt (the burst's text) back, so the reply shows what it was asked. */
+const answerThePrompt = (chat: ChatRequest) => ({ content: `Answer to: ${textOf(chat.messages.filter((m) => m.role === 'user').at(-1)?.content)}` });
 
 const sent = (sandbox: Sandbox, p: string): any[] => (sandbox.requests as any[]).filter((r) => r.method === 'POST' && r.path === p);
 const texts = (sandbox: Sandbox, to: string): string[] => sent(sandbox, '/message/sendText/demo').filter((r) => String(r.body?.number ?? '').startsWith(to)).map((r) => String(r.body?.text));
 
-async function lastExecution(rest: RestClient, workflowId: string): Promise<{ id: string; status: string } | undefined> {
+async function executionsOf(rest: RestClient, workflowId: string): Promise<Array<{ id: string; status: string }>> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const page = (await rest.call('GET', `/executions?filter=${filter}&limit=5`)) as { results: Array<{ id: string; status: string }> };
-	return page.results[0];
+	const page = (await rest.call('GET', `/executions?filter=${filter}&limit=10`)) as { results: Array<{ id: string; status: string }> };
+	return page.results;
+}
+
+async function lastExecution(rest: RestClient, workflowId: string): Promise<{ id: string; status: string } | undefined> {
+	return (await executionsOf(rest, workflowId))[0];
 }
 
 /** The run data of the workflow's last execution once it has this status. */
@@ -99,12 +111,15 @@ export async function recipeChecks(tools: E2eTools, rest: RestClient, n8nUrl: st
 	const ids: Record<string, string> = {};
 	const { startSandbox } = (await import('../sandbox/server')) as { startSandbox: (o: unknown) => Promise<Sandbox> };
 	const sandbox = await startSandbox({ dialect: 'v2', version: '2.3.6', instances: [{ name: 'demo' }], delivery: { attempts: 3, backoffMs: 500, timeoutMs: 30000 } });
-	const redisBin = findServiceBinaries().redisServer;
+	// Installed when missing (bash .ci/services.sh, as the queue tier does; npm test installs it before the e2e stage).
+	const redisBin = (await ensureServiceBinaries({ install: true })).redisServer;
 	const redisDir = fs.mkdtempSync(path.join(os.tmpdir(), 'recipes-redis-'));
 	const redis = redisBin ? await startRedis(redisBin, redisDir) : undefined;
+	const model = await startModelServer(answerThePrompt, await freePort());
 	try {
 		const made = await rest.call('POST', '/credentials', { name: SANDBOX_CREDENTIAL, type: 'messagingInstanceApi', data: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, dialect: 'v2' } });
 		const credId = String(made.id);
+		await rest.call('POST', '/credentials', { name: OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: `sk-e2e-${randomBytes(8).toString('hex')}`, url: model.url, header: false } });
 		if (redis) await rest.call('POST', '/credentials', { name: REDIS_CREDENTIAL, type: 'redis', data: { host: redis.host, port: redis.port, database: 1, password: '', user: '', ssl: false } });
 
 		const built = await tools.check(`(x) every file in docs/recipes/ is what n8n ${tools.version}'s editor saves: node names by n8n's naming rule, only non-default parameters, every $('…') names a node of the file`, async () => {
@@ -125,6 +140,9 @@ export async function recipeChecks(tools: E2eTools, rest: RestClient, n8nUrl: st
 				ids[recipe.file] = String(saved.id);
 				const stored = await rest.getWorkflow(ids[recipe.file]);
 				for (const node of stored.nodes.filter((n: any) => n.type === ACTION)) assert.equal(node.credentials?.messagingInstanceApi?.id, credId, `${recipe.file}: ${node.name} has ${JSON.stringify(node.credentials)}`);
+				for (const node of stored.nodes.filter((n: any) => n.credentials)) {
+					for (const [type, ref] of Object.entries<any>(node.credentials)) assert.ok(ref?.id, `${recipe.file}: ${node.name}'s ${type} credential "${ref?.name}" was not found by its name`);
+				}
 			}
 		});
 		if (!ids.onboarding) return;
@@ -215,6 +233,40 @@ export async function recipeChecks(tools: E2eTools, rest: RestClient, n8nUrl: st
 			await unpublish(tools, rest, sandbox, ids['download-media']);
 		});
 
+		await tools.check('(x) Collect Burst before an AI agent, published: three messages 1 s apart get one answer, the model asked once with the whole burst, sent to the chatId of "Collect a burst of messages"', async () => {
+			await publish(tools, rest, sandbox, n8nUrl, ids['collect-burst']);
+			const words = ['hi', 'I need help', `with my order ${randomBytes(2).toString('hex')}`];
+			for (const [i, text] of words.entries()) {
+				if (i > 0) await new Promise((resolve) => setTimeout(resolve, 1000));
+				await sandbox.injectMessage('demo', { from: BURSTING, text, pushName: 'Cy' });
+			}
+			// Each run waits Quiet Seconds (8) + 2 s; the last message's run answers, the two before end without output.
+			const reply = await tools.waitFor('the answer to the burst', () => sent(sandbox, '/message/sendText/demo').find((r) => String(r.body?.number).startsWith(BURSTING)), 45000);
+			assert.equal(reply.body.number, `${BURSTING}@s.whatsapp.net`);
+			assert.equal(reply.body.text, `Answer to: ${words.join('\n')}`);
+			await tools.waitFor('the burst\'s three runs finished', async () => {
+				const runs = await executionsOf(rest, ids['collect-burst']);
+				return runs.length === words.length && runs.every((run) => run.status === 'success') ? true : undefined;
+			}, 30000);
+			assert.equal(texts(sandbox, BURSTING).length, 1, JSON.stringify(texts(sandbox, BURSTING)));
+			assert.equal(model.chats().length, 1, `the model was asked ${model.chats().length} times`);
+			await unpublish(tools, rest, sandbox, ids['collect-burst']);
+		});
+
+		await tools.check('(x) campaign: one Check Numbers request first; Ana is sent with typing (delay 2–8 s) and comes out "sent", Bo has no account and comes out "skipped"; the If passes the sent one', async () => {
+			const [ana, bo] = CAMPAIGN_CONTACTS;
+			const result = await executeWorkflow(tools.userFolder, ids.campaign, tools.version);
+			assert.ok(result.ok, executionFailure(result));
+			const requests = (sandbox.requests as any[]).filter((r) => r.method === 'POST' && /^\/(chat\/whatsappNumbers|message\/sendText)\/demo$/.test(r.path) && JSON.stringify(r.body).includes('51197777100'));
+			assert.deepEqual(requests.map((r) => r.path), ['/chat/whatsappNumbers/demo', '/message/sendText/demo']);
+			assert.deepEqual([...requests[0].body.numbers].sort(), [ana.phone, bo.phone].sort());
+			assert.deepEqual({ number: requests[1].body.number, text: requests[1].body.text }, { number: ana.phone, text: `Hello ${ana.name}, our shop opens on Monday.` });
+			assert.ok(requests[1].body.delay >= 2000 && requests[1].body.delay <= 8000, `delay ${requests[1].body.delay}`);
+			const out = nodeOutputs(result.data);
+			assert.deepEqual(out['Send a text message'].map((item) => item.json.outcome), ['sent', 'skipped'], JSON.stringify(out['Send a text message']).slice(0, 500));
+			assert.deepEqual(out.If.map((item) => item.json.outcome), ['sent']);
+		});
+
 		if (!redis) {
 			const why = 'no redis-server (install with: bash .ci/services.sh)';
 			if (process.env.CI === 'true') await tools.check('(x) queue-mode dedupe recipe', () => assert.fail(why));
@@ -240,21 +292,23 @@ export async function recipeChecks(tools: E2eTools, rest: RestClient, n8nUrl: st
 		for (const id of Object.values(ids)) await rest.deactivate(id).catch(() => undefined);
 		await tools.waitFor('no webhook of this group left on', () => sandbox.webhookOf('demo')?.enabled !== true, 15000).catch(() => undefined);
 		await sandbox.close();
+		await model.close();
 		await redis?.stop().catch(() => undefined);
 		fs.rmSync(redisDir, { recursive: true, force: true });
 	}
 }
 
-/** Rewrites docs/recipes/*.json with the installed n8n's rules (n8n-nodes-base's and this package's node types). */
+/** Rewrites docs/recipes/*.json with the installed n8n's rules (n8n's own node types, n8n-nodes-base's and its AI nodes', and this package's). */
 function writeFiles(version: string): void {
-	const base = JSON.parse(fs.readFileSync(path.join(runtimeDir(version), 'node_modules', 'n8n-nodes-base', 'dist', 'types', 'nodes.json'), 'utf8')) as any[];
+	const typesOf = (pkg: string): any[] =>
+		(JSON.parse(fs.readFileSync(path.join(runtimeDir(version), 'node_modules', pkg, 'dist', 'types', 'nodes.json'), 'utf8')) as any[]).map((d) => ({ ...d, name: `${pkg}.${d.name}` }));
 	const ours = ['MessagingInstance/MessagingInstance.node.ts', 'MessagingInstanceTrigger/MessagingInstanceTrigger.node.ts'].map((file) => {
 		const exported = require(path.resolve(__dirname, '..', 'nodes', file));
 		const NodeClass = Object.values(exported)[0] as new () => { description: any };
 		const description = new NodeClass().description;
 		return { ...description, name: `n8n-nodes-messaging-instance.${description.name}` };
 	});
-	const rules = rulesOf(version, [...base.map((d) => ({ ...d, name: `n8n-nodes-base.${d.name}` })), ...ours]);
+	const rules = rulesOf(version, [...typesOf('n8n-nodes-base'), ...typesOf('@n8n/n8n-nodes-langchain'), ...ours]);
 	fs.mkdirSync(RECIPE_DIR, { recursive: true });
 	for (const recipe of RECIPES) {
 		fs.writeFileSync(recipePath(recipe.file), JSON.stringify(buildRecipe(recipe, rules), null, '\t') + '\n');

@@ -9,6 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 
 import type { ChatEntry } from './types';
+import { deviceOf } from './messages';
 
 export type ConnectionState = 'open' | 'connecting' | 'close';
 
@@ -197,26 +198,44 @@ export function groupInfo(group: Group, withParticipants = true): Record<string,
 
 // ------------------------------------------------------------------------------ history
 
+/**
+ * How a server stamps and answers its stored history when it is not the real one of the
+ * release (Sandbox.historyQuirks): each is a way a server, a proxy or a machine has been seen
+ * to differ, for the readers of a chat's history to be tried against.
+ */
+export interface HistoryQuirks {
+	/** The server's clock runs this many ms ahead of the host's (behind when negative): its stored messages are stamped so. */
+	clockSkewMs?: number;
+	/** `messageTimestamp` in milliseconds instead of seconds. */
+	milliseconds?: boolean;
+	/** Find Messages ignores its `where` filter: every chat's messages, newest first (users have reported it of real servers). */
+	ignoresWhere?: boolean;
+	/** Entries Find Messages answers before its records on every page (a text, a number, a record of the reader's choosing). */
+	extraEntries?: readonly unknown[];
+}
+
 /** One message as Find Messages answers it, from a line of the chat log. */
-export function messageRecord(entry: ChatEntry, instanceId: string): Record<string, unknown> {
+export function messageRecord(entry: ChatEntry, instanceId: string, quirks: HistoryQuirks = {}): Record<string, unknown> {
+	const stampedAt = entry.at + (quirks.clockSkewMs ?? 0);
 	const body = (entry.body ?? {}) as Record<string, unknown>;
 	const fromMe = entry.direction === 'out';
 	const message =
 		entry.direction === 'in'
 			? (body.message as Record<string, unknown> | undefined) ?? { conversation: entry.text }
 			: { conversation: typeof body.text === 'string' ? body.text : entry.text };
+	const key = entry.key ? { ...entry.key } : { id: entry.messageId, fromMe, remoteJid: entry.chat };
 	return {
 		// The server's row id (a cuid): it grows with the order messages were stored in, which
 		// orders messages of the same second (`messageTimestamp` counts whole seconds).
 		id: `c${entry.at.toString(36).padStart(9, '0')}${entry.seq.toString(36).padStart(7, '0')}`,
-		key: entry.key ? { ...entry.key } : { id: entry.messageId, fromMe, remoteJid: entry.chat },
+		key,
 		pushName: fromMe ? null : entry.pushName ?? null,
 		// a message with only messageContextInfo has no content type: the server stores `unknown`
 		messageType: body.contextInfoOnly === true ? 'unknown' : (Object.keys(message)[0] ?? 'conversation'),
 		message,
-		messageTimestamp: Math.floor(entry.at / 1000),
+		messageTimestamp: quirks.milliseconds === true ? stampedAt : Math.floor(stampedAt / 1000),
 		instanceId,
-		source: 'web',
+		source: deviceOf(String(key.id ?? '')),
 		contextInfo: null,
 		MessageUpdate: [],
 	};
@@ -240,11 +259,12 @@ export interface MessageFilter {
 }
 
 /** Find Messages: newest first, `offset` a page (default 50), pages from 1 — as the real server counts them. */
-export function findMessages(entries: ChatEntry[], instanceId: string, deleted: Set<string>, filter: MessageFilter, page = 1, offset = 50) {
+export function findMessages(entries: ChatEntry[], instanceId: string, deleted: Set<string>, filter: MessageFilter, page = 1, offset = 50, quirks: HistoryQuirks = {}) {
 	const records = entries
 		.filter((entry) => entry.messageId && !deleted.has(entry.messageId) && entry.kind !== 'presence' && entry.kind !== 'archive')
-		.map((entry) => messageRecord(entry, instanceId))
+		.map((entry) => messageRecord(entry, instanceId, quirks))
 		.filter((record) => {
+			if (quirks.ignoresWhere === true) return true;
 			const key = record.key as { id: string; fromMe: boolean; remoteJid: string; remoteJidAlt?: string; participant?: string };
 			if (filter.id && key.id !== filter.id) return false;
 			if (filter.participant && key.participant !== filter.participant) return false;
@@ -257,7 +277,7 @@ export function findMessages(entries: ChatEntry[], instanceId: string, deleted: 
 			if (chat.length > 0 && !chat.includes(true)) return false;
 			if (filter.fromMe && !key.fromMe) return false;
 			if (filter.messageType && record.messageType !== filter.messageType) return false;
-			const at = record.messageTimestamp as number;
+			const at = quirks.milliseconds === true ? Math.floor((record.messageTimestamp as number) / 1000) : (record.messageTimestamp as number);
 			if (filter.from !== undefined && filter.to !== undefined && (at < filter.from || at > filter.to)) return false;
 			return true;
 		})
@@ -269,7 +289,7 @@ export function findMessages(entries: ChatEntry[], instanceId: string, deleted: 
 			total: records.length,
 			pages: Math.ceil(records.length / size),
 			currentPage: current,
-			records: records.slice(size * (current - 1), size * current),
+			records: [...(quirks.extraEntries ?? []), ...records.slice(size * (current - 1), size * current)],
 		},
 	};
 }

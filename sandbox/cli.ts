@@ -13,8 +13,9 @@
  *
  *   tsx sandbox/cli.ts send --url http://127.0.0.1:8080 --instance demo --from 5511999990000
  *                      [--text "hello"] [--push-name Ana] [--image [path]] [--wait 5000]
- *                      [--file report.pdf [--kind image|audio|video|document|sticker]]
- *       injects an incoming message into a running sandbox (POST /_sandbox/messages), then
+ *                      [--file report.pdf [--kind image|audio|video|document|sticker]] [--from-me]
+ *       injects an incoming message into a running sandbox (POST /_sandbox/messages; with
+ *       --from-me the phone's owner writes it in the chat with --from, as on the phone), then
  *       prints the requests the sandbox received in reply (waits at most --wait ms).
  *
  *   tsx sandbox/cli.ts scan --url http://127.0.0.1:8080 --instance shop
@@ -194,6 +195,8 @@ async function send(p: Parsed): Promise<void> {
 	if (text !== undefined) body.text = text;
 	const pushName = one(p, 'push-name');
 	if (pushName) body.pushName = pushName;
+	// The phone's owner writes in the contact's chat (a fromMe upsert with a phone's message id).
+	if (p.flags.has('from-me')) body.fromMe = true;
 	if (p.flags.has('image')) {
 		const path = one(p, 'image');
 		body.media = path

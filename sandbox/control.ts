@@ -174,6 +174,7 @@ async function injectMessage({ sb, req, json }: ControlRequest): Promise<void> {
 		group: typeof b.group === 'string' ? b.group : undefined,
 		lid: typeof b.lid === 'string' ? b.lid : undefined,
 		contextInfoOnly: b.contextInfoOnly === true,
+		sentAt: typeof b.sentAt === 'number' && Number.isFinite(b.sentAt) ? b.sentAt : undefined,
 		media: isObject(b.media) ? (b.media as unknown as IncomingMessage['media']) : undefined,
 	});
 	const entry = sb.chat[before] ?? null;

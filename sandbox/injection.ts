@@ -47,7 +47,7 @@ function storedContent(message: Record<string, unknown>): Record<string, unknown
  *
  * @param data the MESSAGES_UPSERT data built for it (its key and pushName are the entry's)
  */
-export function receive(media: MediaStore, instance: string, msg: IncomingMessage, data: Record<string, unknown>): Omit<ChatEntry, 'seq' | 'at' | 'time'> {
+export function receive(media: MediaStore, instance: string, msg: IncomingMessage, data: Record<string, unknown>): Omit<ChatEntry, 'seq' | 'at' | 'time'> & { at?: number } {
 	const key = data.key as { remoteJid: string; id: string };
 	const summary = msg.media ? `[${msg.media.kind}] ${msg.media.caption ?? msg.text ?? msg.media.fileName ?? ''}`.trim() : (msg.text ?? '');
 	const m = msg.media;
@@ -66,6 +66,7 @@ export function receive(media: MediaStore, instance: string, msg: IncomingMessag
 		// The message as the server stores it (Find Messages answers it): its content, the file's base64 left out.
 		body: { ...msg, message: storedContent(data.message as Record<string, unknown>) },
 		messageId: key.id,
+		...(msg.sentAt !== undefined ? { at: msg.sentAt } : {}),
 		key: storedKey(msg, key.id),
 		pushName: data.pushName as string,
 		...(m ? { media: { url: mediaPath(instance, key.id), mimetype: m.mimetype, fileName: m.fileName, caption: m.caption ?? msg.text, size: Buffer.byteLength(m.base64, 'base64') } } : {}),

@@ -32,9 +32,10 @@ export class LiveChat {
 		this.seq = this.entries.reduce((max, e) => Math.max(max, e.seq), 0);
 	}
 
-	add(e: Omit<ChatEntry, 'seq' | 'at' | 'time'>): ChatEntry {
-		const at = Date.now();
-		const entry: ChatEntry = { seq: ++this.seq, at, time: new Date(at).toISOString(), ...e };
+	/** @param e the entry; `at` only for a message sent earlier than it arrives (default now) */
+	add(e: Omit<ChatEntry, 'seq' | 'at' | 'time'> & { at?: number }): ChatEntry {
+		const at = e.at ?? Date.now();
+		const entry: ChatEntry = { ...e, seq: ++this.seq, at, time: new Date(at).toISOString() };
 		this.entries.push(entry);
 		this.changed();
 		for (const c of this.clients) {

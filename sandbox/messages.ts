@@ -6,9 +6,28 @@ import { createHash, randomBytes } from 'crypto';
 import { incomingKeyAddress, storedKeyAddress } from './lid';
 import { DEFAULT_SERVER_VERSION, ServerVersion } from './versions';
 
-/** A message id that looks like the ones real servers hand out: `3EB0` + 16 upper-case hex digits. */
+/** A message id as the server's Baileys makes one for an API send: `3EB0` + 18 upper-case hex digits. */
 export function messageId(): string {
-	return '3EB0' + randomBytes(8).toString('hex').toUpperCase();
+	return '3EB0' + randomBytes(9).toString('hex').toUpperCase();
+}
+
+/**
+ * The `source` every release stores with a message (and puts in its MESSAGES_UPSERT and
+ * SEND_MESSAGE data): Baileys' guess of the device from the id's form. An API send's id and a
+ * WhatsApp Web id are both `3EB0…` of 22 characters, `web`; the phone apps' and WhatsApp
+ * Desktop's have forms of their own.
+ */
+export function deviceOf(id: string): 'ios' | 'web' | 'android' | 'desktop' | 'unknown' {
+	if (id.length === 20 && id.startsWith('3A')) return 'ios';
+	if (id.length === 22 && id.startsWith('3E')) return 'web';
+	if (id.length === 21 || id.length === 32) return 'android';
+	if (id.startsWith('3F') || id.length === 18) return 'desktop';
+	return 'unknown';
+}
+
+/** Ids of messages the account's phone makes: an iPhone's (`3A` + 18 hex digits) by default, an Android's (32) when asked. */
+export function phoneMessageId(device: 'ios' | 'android' = 'ios'): string {
+	return device === 'ios' ? '3A' + randomBytes(9).toString('hex').toUpperCase() : randomBytes(16).toString('hex').toUpperCase();
 }
 
 export function nowSeconds(): number {
@@ -93,6 +112,8 @@ export interface IncomingMedia {
 	base64: string;
 	fileName?: string;
 	caption?: string;
+	/** what a voice note says: the server stores it as its transcription when its OpenAI speech-to-text is on */
+	transcript?: string;
 }
 
 export interface IncomingMessage {
@@ -112,6 +133,11 @@ export interface IncomingMessage {
 	 * stores some it receives: `messageType` `unknown`
 	 */
 	contextInfoOnly?: boolean;
+	/**
+	 * when the phone sent it (ms): WhatsApp stamps a message when it is sent, so one that
+	 * arrives late (its phone was offline) carries an older `messageTimestamp`; default now
+	 */
+	sentAt?: number;
 }
 
 /** Who an incoming message is from and in which chat, as JIDs. */
@@ -136,9 +162,10 @@ export function upsertData(
 	instanceId: string,
 	withBase64: boolean,
 	version: ServerVersion = DEFAULT_SERVER_VERSION,
+	speechToText = false,
 ): Record<string, unknown> {
 	const fromJid = toJid(msg.from);
-	const id = msg.id ?? '3A' + randomBytes(9).toString('hex').toUpperCase();
+	const id = msg.id ?? phoneMessageId();
 	const address = incomingKeyAddress(version, addressOf(msg));
 	const { remoteJid, ...rest } = address;
 	const key: Record<string, unknown> = { remoteJid, fromMe: msg.fromMe ?? false, id, ...rest };
@@ -172,6 +199,8 @@ export function upsertData(
 		if (m.kind === 'video') content.seconds = 1;
 		messageType = `${m.kind}Message`;
 		message = { [messageType]: content };
+		// Every release: OpenAI's text of a voice note next to it, before it is stored and posted (what the sandbox "hears" is `transcript`).
+		if (speechToText && m.kind === 'audio') message.speechToText = `[audio] ${m.transcript ?? 'sandbox transcription'}`;
 		if (withBase64) message.base64 = m.base64;
 	} else if (msg.contextInfoOnly) {
 		messageType = 'unknown';
@@ -182,13 +211,14 @@ export function upsertData(
 	}
 	return {
 		key,
-		pushName: msg.pushName ?? `Contact ${fromJid.split('@')[0].slice(-4)}`,
+		// the account's own message without a push name: the server's word for "you"
+		pushName: msg.pushName ?? (msg.fromMe ? 'Você' : `Contact ${fromJid.split('@')[0].slice(-4)}`),
 		status: 'DELIVERY_ACK',
 		message,
 		messageType,
-		messageTimestamp: nowSeconds(),
+		messageTimestamp: msg.sentAt !== undefined ? Math.floor(msg.sentAt / 1000) : nowSeconds(),
 		instanceId,
-		source: 'web',
+		source: deviceOf(id),
 	};
 }
 

@@ -7,6 +7,7 @@ import type { IncomingMessage } from './messages';
 import type { StoredMedia } from './media';
 import type { FailOptions, LateOptions, SendRefusalOptions } from './failures';
 import type { ServerVersion } from './versions';
+import type { HistoryQuirks } from './accounts';
 
 export interface Sandbox {
 	readonly url: string;
@@ -36,7 +37,7 @@ export interface Sandbox {
 	readonly stateNote?: string;
 	/** with a state file: writes the state now (it is also written shortly after each change and on close) */
 	saveState(): void;
-	/** forgets recorded requests, injected failures and refusals, stored media and the chat log */
+	/** forgets recorded requests, injected failures and refusals, history quirks, stored media and the chat log */
 	reset(): void;
 	failNext(opts: FailOptions): void;
 	/**
@@ -51,6 +52,12 @@ export interface Sandbox {
 	 * the client sees as a failure although the message went out.
 	 */
 	answerLate(opts: LateOptions): void;
+	/**
+	 * From now on (until reset) the server stamps and answers its stored history so: its clock
+	 * skewed, milliseconds in `messageTimestamp`, Find Messages ignoring `where` or answering
+	 * extra entries. Replaces the quirks set before; `{}` plays the real server again.
+	 */
+	historyQuirks(quirks: HistoryQuirks): void;
 	injectMessage(instance: string, msg: IncomingMessage): Promise<RecordedDelivery | undefined>;
 	injectEvent(instance: string, event: string, data: unknown): Promise<RecordedDelivery | undefined>;
 	injectConnectionUpdate(instance: string, state: 'open' | 'connecting' | 'close' | 'refused'): Promise<RecordedDelivery | undefined>;

@@ -13,6 +13,7 @@ import { randomBytes, randomUUID } from 'crypto';
 import type { AddressInfo } from 'net';
 import type { ChatEntry, Dialect, Instance, RecordedDelivery, RecordedRequest, SandboxOptions, WebhookConfig } from './types';
 import { IncomingMessage, messageId, upsertData } from './messages';
+import { transcribesVoiceNotes } from './routes/chatbot';
 import { dottedEventName } from './events';
 import { errorBody, flattenHeaders, readBody, requestLine, send } from './http';
 import { DeliveryHost, deliver, post, retryPolicy } from './delivery';
@@ -21,7 +22,7 @@ import { ROUTES } from './routes';
 import { control, isControlPath } from './control';
 import { MediaStore, StoredMedia } from './media';
 import { accountOf } from './routes/account';
-import { newGroup, scan } from './accounts';
+import { newGroup, scan, type HistoryQuirks } from './accounts';
 import type { Sandbox } from './sandbox';
 import { StateFile } from './stateFile';
 import { FailOptions, InjectedFailures, LateAnswers, LateOptions, SendRefusalOptions } from './failures';
@@ -33,6 +34,7 @@ import { licenceRequired, passesGate } from './licence';
 export type { Dialect, SandboxOptions, RecordedRequest, DeliveryAttempt, RecordedDelivery, WebhookConfig, ChatEntry, RouteDef } from './types';
 export type { IncomingMessage, IncomingMedia } from './messages';
 export type { StoredMedia, MediaMessageType } from './media';
+export type { HistoryQuirks } from './accounts';
 export type { Sandbox } from './sandbox';
 export { DOCUMENTED_EVENTS, V2_EVENTS, eventsOf, configEventName, dottedEventName } from './events';
 
@@ -60,6 +62,7 @@ class SandboxImpl implements Sandbox {
 	private readonly delivery: DeliveryHost;
 	private readonly dispatch: Dispatch;
 	private instanceCount = 0;
+	private quirks: HistoryQuirks = {};
 	private closed = false;
 	readonly server: Server;
 
@@ -99,6 +102,7 @@ class SandboxImpl implements Sandbox {
 				chatLog: () => this.chat,
 				emitFor: (inst, event, data) => void this.track(deliver(this.delivery, inst, event, data)),
 				switchedOff: (integration) => options.switchedOff?.includes(integration) === true,
+				historyQuirks: () => this.quirks,
 			},
 		});
 		this.stateFile = new StateFile(options.stateFile, () => ({ instances: this.instances(), chat: this.chat }), this.log);
@@ -217,10 +221,13 @@ class SandboxImpl implements Sandbox {
 	answerLate(opts: LateOptions): void {
 		this.lateAnswers.add(opts);
 	}
+	historyQuirks(quirks: HistoryQuirks): void {
+		this.quirks = { ...quirks };
+	}
 
 	async injectMessage(instance: string, msg: IncomingMessage): Promise<RecordedDelivery | undefined> {
 		const inst = this.mustInstance(instance);
-		const data = upsertData(msg, inst.instanceId, inst.webhook?.webhookBase64 ?? false, this.version);
+		const data = upsertData(msg, inst.instanceId, inst.webhook?.webhookBase64 ?? false, this.version, transcribesVoiceNotes(inst));
 		this.addChat(receive(this.media, instance, msg, data));
 		return this.track(deliver(this.delivery, inst, 'messages.upsert', data));
 	}
@@ -314,6 +321,7 @@ class SandboxImpl implements Sandbox {
 		this.clearRequests();
 		this.failures.clear();
 		this.lateAnswers.clear();
+		this.quirks = {};
 		this.media.clear();
 		this.stateChanged();
 		this.liveChat.reset();
@@ -323,7 +331,7 @@ class SandboxImpl implements Sandbox {
 		return this.liveChat.addStream(res, instance);
 	}
 
-	addChat(e: Omit<ChatEntry, 'seq' | 'at' | 'time'>): ChatEntry {
+	addChat(e: Omit<ChatEntry, 'seq' | 'at' | 'time'> & { at?: number }): ChatEntry {
 		return this.liveChat.add(e);
 	}
 

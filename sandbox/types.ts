@@ -1,5 +1,5 @@
 /** The sandbox's public types and the shapes its parts share. */
-import type { Account } from './accounts';
+import type { Account, HistoryQuirks } from './accounts';
 import type { RetryOptions } from './delivery';
 import type { Schema } from './validate';
 import type { MediaStore } from './media';
@@ -237,6 +237,8 @@ export interface ServerState {
 	emitFor(inst: Instance, event: string, data: unknown): void;
 	/** whether the server's environment switches this integration off (SandboxOptions.switchedOff) */
 	switchedOff(integration: string): boolean;
+	/** how the server stamps and answers its stored history (Sandbox.historyQuirks) */
+	historyQuirks(): HistoryQuirks;
 }
 
 /**

@@ -69,6 +69,37 @@ async function leg(name, dir, patterns) {
 	return false;
 }
 
+/**
+ * n8n reads a node's categories, aliases (what the node panel's search finds) and Docs link from
+ * `<Name>.node.json` beside `<Name>.node.js` (its directory loader requires `${nodeFile}on`); a
+ * node shipped without it is found by its display name only. Every node package.json lists and
+ * every codex under nodes/ must be in the tarball, next to its node, naming that node.
+ */
+function codexLeg(packageDir, filename) {
+	const manifest = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
+	const problems = [];
+	const wanted = new Set(glob.sync('nodes/**/*.node.json', { cwd: repoRoot }).map((file) => `dist/${file}`));
+	for (const nodeFile of manifest.n8n?.nodes ?? []) wanted.add(`${nodeFile}on`);
+	for (const codexFile of [...wanted].sort()) {
+		const packed = path.join(packageDir, codexFile);
+		if (!fs.existsSync(packed)) {
+			problems.push(`${codexFile} is not in the tarball`);
+			continue;
+		}
+		if (!fs.existsSync(packed.replace(/\.node\.json$/, '.node.js'))) problems.push(`${codexFile} has no node beside it`);
+		const codex = JSON.parse(fs.readFileSync(packed, 'utf8'));
+		if (!String(codex.node).startsWith(`${manifest.name}.`)) problems.push(`${codexFile} names node "${codex.node}", not one of ${manifest.name}`);
+		if (!Array.isArray(codex.alias) || codex.alias.length === 0) problems.push(`${codexFile} has no aliases`);
+		if (!codex.resources?.primaryDocumentation?.[0]?.url) problems.push(`${codexFile} has no Docs link`);
+	}
+	if (problems.length > 0) {
+		console.log(`FAIL scan codex in ${filename}: ${problems.join('; ')}`);
+		return false;
+	}
+	console.log(`PASS scan codex in ${filename}: ${[...wanted].sort().join(', ')}`);
+	return true;
+}
+
 const only = process.argv[2];
 let passed = true;
 if (only !== '--tarball') {
@@ -79,6 +110,7 @@ if (only !== '--source') {
 	try {
 		const { packageDir, filename, fileCount } = packAndUnpack(workDir);
 		passed = (await leg(`tarball ${filename} (${fileCount} files packed)`, packageDir, TARBALL_FILE_PATTERNS)) && passed;
+		passed = codexLeg(packageDir, filename) && passed;
 	} finally {
 		fs.rmSync(workDir, { recursive: true, force: true });
 	}

@@ -11,8 +11,15 @@
  *      is printed when it ends, so neither's lines are interleaved;
  *   4. the queue-mode tier alone (its burst puts a CPU load beside the cluster on purpose).
  *
- * Prints each stage's time and, at the end, all of them. TEST_STAGES=checks,unit,e2e,queue
- * runs only those stages (e.g. TEST_STAGES=e2e). Node built-ins only.
+ * What a stage needs on the machine is installed before it: the e2e stage runs the recipe that
+ * needs Redis (check (x), the queue-mode dedupe recipe), so Debian's PostgreSQL and Redis are
+ * installed (`.ci/services.sh`, when missing and root or sudo allows) before it, not only by
+ * the queue stage after it.
+ *
+ * Prints each stage's time and, at the end, all of them and every check that was skipped (the
+ * SKIP lines of every part, repeated there so they are not lost in the middle of the output);
+ * with CI=true a skip fails the run. TEST_STAGES=checks,unit,e2e,queue runs only those stages
+ * (e.g. TEST_STAGES=e2e). Node built-ins only.
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -20,6 +27,7 @@ import * as path from 'node:path';
 
 import { packRepo } from './runtime/pack';
 import { REPO_ROOT } from './runtime/common';
+import { ensureServiceBinaries } from './services';
 
 interface Part {
 	label: string;
@@ -37,6 +45,17 @@ interface Finished {
 	label: string;
 	code: number;
 	seconds: number;
+	/** what the part printed (stdout and stderr) */
+	output: string;
+}
+
+/**
+ * The lines by which the tiers say a check was skipped: e2e/report.ts's `SKIP <check>`, the
+ * `!!! SKIPPED …` / `!!! SKIPPING …` banners, and the jest reporter's list of skipped tests
+ * (test/reporters/skipped.js: `!!! N tests were SKIPPED…` then one `!!!   <file>: <test>` each).
+ */
+export function skipLines(output: string): string[] {
+	return output.split('\n').map((line) => line.trimEnd()).filter((line) => /^SKIP |^!!! SKIPP|^!!! .*SKIPPED|^!!! {3}\S/.test(line));
 }
 
 /** Runs `npm run <script>`; a live part streams its output, the others print theirs when they end. */
@@ -46,11 +65,17 @@ function runPart(part: Part): Promise<Finished> {
 		const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', part.script], {
 			cwd: REPO_ROOT,
 			env: { ...process.env, ...part.env },
-			stdio: part.live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+			stdio: ['ignore', 'pipe', 'pipe'],
 		});
 		const chunks: Buffer[] = [];
-		child.stdout?.on('data', (c: Buffer) => chunks.push(c));
-		child.stderr?.on('data', (c: Buffer) => chunks.push(c));
+		child.stdout?.on('data', (c: Buffer) => {
+			chunks.push(c);
+			if (part.live) process.stdout.write(c);
+		});
+		child.stderr?.on('data', (c: Buffer) => {
+			chunks.push(c);
+			if (part.live) process.stderr.write(c);
+		});
 		const done = (code: number) => {
 			const seconds = Math.round((Date.now() - started) / 1000);
 			if (!part.live) {
@@ -58,7 +83,7 @@ function runPart(part: Part): Promise<Finished> {
 				process.stdout.write(Buffer.concat(chunks));
 			}
 			console.log(`test: ${part.label} ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${seconds} s`);
-			resolve({ label: part.label, code, seconds });
+			resolve({ label: part.label, code, seconds, output: Buffer.concat(chunks).toString('utf8') });
 		};
 		child.on('error', (e) => {
 			chunks.push(Buffer.from(String(e)));
@@ -81,6 +106,9 @@ const STAGES: Array<{ name: string; parts: () => Promise<Part[]> | Part[] }> = [
 	{
 		name: 'e2e',
 		parts: async () => {
+			// (x) runs the queue-mode dedupe recipe on a Redis of its own: install it now, not only for the queue stage.
+			const services = await ensureServiceBinaries({ install: true });
+			if (services.missing.length > 0) console.log(`test: the e2e stage lacks ${services.missing.join(', ')} (bash .ci/services.sh installs them); the checks that need them are skipped\n${services.installLog ?? ''}`);
 			// One build and tarball for both versions (two `npm pack`s at once would build into one dist/).
 			const tarball = process.env.E2E_TARBALL ? path.resolve(process.env.E2E_TARBALL) : await packRepo();
 			if (!process.env.E2E_TARBALL) cleanups.push(() => fs.rmSync(path.dirname(tarball), { recursive: true, force: true }));
@@ -111,15 +139,24 @@ async function main(): Promise<number> {
 		}
 	}
 	for (const cleanup of cleanups) cleanup();
-	console.log(`test: ${times.map((t) => `${t.label} ${t.seconds} s${t.code === 0 ? '' : ' (failed)'}`).join(', ')}; total ${Math.round((Date.now() - t0) / 1000)} s`);
-	return failed ? 1 : 0;
+	const skipped = times.flatMap((t) => skipLines(t.output).map((line) => `${t.label}: ${line}`));
+	if (skipped.length > 0) {
+		const bar = '!'.repeat(78);
+		console.log(`\n${bar}\n!!! npm test SKIPPED checks, so what they check was NOT tested:\n${skipped.map((line) => `!!!   ${line}`).join('\n')}`);
+		if (process.env.CI === 'true') console.log('!!! CI=true: a skipped check fails the run.');
+		console.log(bar);
+	}
+	console.log(`test: ${times.map((t) => `${t.label} ${t.seconds} s${t.code === 0 ? '' : ' (failed)'}`).join(', ')}; total ${Math.round((Date.now() - t0) / 1000)} s${skipped.length > 0 ? `; ${skipped.length} skip line(s) above` : ''}`);
+	return failed || (skipped.length > 0 && process.env.CI === 'true') ? 1 : 0;
 }
 
-main().then(
-	(code) => process.exit(code),
-	(e) => {
-		console.error(e);
-		for (const cleanup of cleanups) cleanup();
-		process.exit(1);
-	},
-);
+if (require.main === module) {
+	main().then(
+		(code) => process.exit(code),
+		(e) => {
+			console.error(e);
+			for (const cleanup of cleanups) cleanup();
+			process.exit(1);
+		},
+	);
+}

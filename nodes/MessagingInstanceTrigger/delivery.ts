@@ -2,7 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { configEventName } from '../shared/events';
 export type { MessageKey, MediaInfo } from '../shared/messageContent';
-import { contentTextOf, fileNameOf, isRecord, mediaOf, messageKeyOf, messageTypeOf, timestampOf, unwrap, type MediaInfo, type MessageKey } from '../shared/messageContent';
+import { fileNameOf, isRecord, mediaOf, messageKeyOf, messageTypeOf, readableTextOf, timestampOf, unwrap, type MediaInfo, type MessageKey, type TextFrom } from '../shared/messageContent';
+import { sentByOfDelivery, type SentBy } from '../shared/sentBy';
 import { eventDedupeKey, messageDedupeKey } from './dedupe';
 import { isSecretName, secretsIn } from '../shared/redact';
 import { cleanCopy } from './shape';
@@ -29,8 +30,12 @@ export interface DeliveryEvent {
 		file?: { base64: string; name: string };
 		/** `messageTimestamp` as an ISO date; null when it is missing or not a time. */
 		timestamp: string | null;
-		/** The readable text, whatever the message's kind ('' when it has none). */
+		/** The readable text, whatever the message's kind ('' when it has none); a voice note's is the server's transcription. */
 		text: string;
+		/** Whether `text` is the message's own or the server's transcription of its voice note. */
+		textFrom: TextFrom;
+		/** Who wrote it: the contact, a person on the account's phone or WhatsApp Web, an API send (../shared/sentBy.ts). */
+		sentBy: SentBy;
 		/** `messageType` as delivered, else the content's kind, e.g. `conversation`. */
 		type: string;
 		/** The author's display name as delivered ('' when none). */
@@ -107,7 +112,8 @@ function eventOf(data: IDataObject, instance: string, eventName: string, dateTim
 			media,
 			...(media && base64 ? { file: { base64, name: fileNameOf(media, key.id) } } : {}),
 			timestamp: timestampOf(data.messageTimestamp, dateTime),
-			text: contentTextOf(inner, 0),
+			...readableTextOf(content),
+			sentBy: sentByOfDelivery(eventName, (data.key as IDataObject).fromMe, key.id, data.source),
 			type: messageTypeOf(data, inner),
 			pushName: typeof data.pushName === 'string' ? data.pushName : '',
 		},

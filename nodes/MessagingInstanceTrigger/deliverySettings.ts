@@ -9,16 +9,19 @@ import { staticDataOf } from './state';
 
 /**
  * What a delivery needs from n8n that stays the same while the workflow is active: the
- * secrets (from the credential: a database read, a decryption and n8n's credential defaults
- * in n8n, the largest share of the trigger's own cost per delivery), the instance, the events
- * and the options. Read once and kept in this process per workflow and node, so an ordinary
- * delivery asks n8n for none of it:
+ * secrets, the instance, the events and the options. Read once and kept in this process per
+ * workflow and node, so an ordinary delivery asks n8n only for the credential: what the
+ * trigger hides is always the credential's current API key (and the secret derived from it),
+ * so a key changed a second ago is hidden from the very next item, while the secrets a
+ * delivery may carry stay the kept ones for the kept minute.
  *
  * - kept while the node's saved parameters and credential reference are the same (a
  *   published edit changes them and they are read again) and for at most SETTINGS_TTL_MS,
- *   so a changed API key reaches every process (queue-mode webhook processes too) within that;
- * - a delivery whose secret the kept settings refuse reads them again before it is refused
- *   (the key may have changed since), so a refusal always rests on fresh settings;
+ *   measured on a monotonic clock (`performance.now()`): a clock stepped back never keeps an
+ *   old secret valid longer, and a changed API key reaches every process (queue-mode webhook
+ *   processes too) within that;
+ * - a delivery whose secret the kept settings refuse reads them again before it is refused,
+ *   so a refusal always rests on fresh settings;
  * - parameters that hold an expression are evaluated per delivery, as n8n would (only those);
  * - activation and deactivation (registration.ts) forget the node's entry.
  * No timers: ages are checked on use. At most MAX_KEPT nodes are kept (the oldest gives way).
@@ -42,7 +45,22 @@ export interface DeliverySettings {
 interface Kept {
 	settings: DeliverySettings;
 	fingerprint: string;
+	/** when they were read, on the monotonic clock (`performance.now()`, milliseconds) */
 	readAt: number;
+}
+
+/** The credential's values the settings are derived from. */
+interface CredentialValues {
+	apiKey: string;
+	baseUrl: string;
+}
+
+async function credentialValues(ctx: IWebhookFunctions): Promise<CredentialValues> {
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	return {
+		apiKey: typeof credentials.apiKey === 'string' ? credentials.apiKey : '',
+		baseUrl: typeof credentials.baseUrl === 'string' ? credentials.baseUrl : '',
+	};
 }
 
 const kept = new Map<string, Kept>();
@@ -70,11 +88,14 @@ function parameter(ctx: IWebhookFunctions, node: INode, name: string, fallback: 
 	return hasExpression(saved) ? ctx.getNodeParameter(name, fallback) : saved;
 }
 
-async function readSettings(ctx: IWebhookFunctions, node: INode, workflowId: string): Promise<DeliverySettings> {
-	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
-	const baseUrlSecrets = typeof credentials.baseUrl === 'string' ? secretsOfUrl(credentials.baseUrl) : [];
+/** The credential's secrets and the webhook secret derived from its key for this node. */
+function secretsOf({ apiKey, baseUrl }: CredentialValues, node: INode, workflowId: string): string[] {
 	const derived = deriveSecret(apiKey, secretScopeOf({ id: workflowId }, node));
+	return [derived ?? '', apiKey, ...secretsOfUrl(baseUrl)].filter((secret) => secret !== '');
+}
+
+function readSettings(ctx: IWebhookFunctions, node: INode, workflowId: string, credential: CredentialValues): DeliverySettings {
+	const derived = deriveSecret(credential.apiKey, secretScopeOf({ id: workflowId }, node));
 	// A node registered by an earlier version kept a random secret in the static data; it
 	// stays valid until the next activation registers the derived one (and removes it).
 	const legacy = staticDataOf(ctx).secret;
@@ -82,7 +103,7 @@ async function readSettings(ctx: IWebhookFunctions, node: INode, workflowId: str
 	const events = parameter(ctx, node, 'events', []);
 	return {
 		accepted,
-		hidden: [...accepted, ...(apiKey ? [apiKey] : []), ...baseUrlSecrets],
+		hidden: [...new Set([...accepted, ...secretsOf(credential, node, workflowId)])],
 		instance: instanceNameFrom(parameter(ctx, node, 'instance', '')),
 		events: Array.isArray(events) ? events.map(String) : [],
 		options: readOptions(parameter(ctx, node, 'options', {})),
@@ -94,16 +115,18 @@ async function readSettings(ctx: IWebhookFunctions, node: INode, workflowId: str
  * The node's settings for this delivery: kept ones when they are still good, else read now.
  * `again` reads them now whatever is kept (a secret the kept ones refused).
  */
-export async function deliverySettings(ctx: IWebhookFunctions, node: INode, workflowId: string, again = false, now = Date.now()): Promise<DeliverySettings> {
+export async function deliverySettings(ctx: IWebhookFunctions, node: INode, workflowId: string, again = false, now = performance.now()): Promise<DeliverySettings> {
 	const key = keyOf(workflowId, node.id);
+	const credential = await credentialValues(ctx);
 	const fingerprint = JSON.stringify([ctx.getMode(), node.typeVersion, node.webhookId ?? '', node.credentials ?? null, node.parameters]);
 	const entry = kept.get(key);
 	// Parameters with an expression may differ per delivery: never kept.
 	const keepable = !hasExpression(node.parameters);
+	// Aged on the monotonic clock: no clock step makes them younger (or older) than they are.
 	if (!again && keepable && entry && entry.fingerprint === fingerprint && now - entry.readAt < SETTINGS_TTL_MS) {
-		return { ...entry.settings, fresh: false };
+		return { ...entry.settings, hidden: [...new Set([...entry.settings.hidden, ...secretsOf(credential, node, workflowId)])], fresh: false };
 	}
-	const settings = await readSettings(ctx, node, workflowId);
+	const settings = readSettings(ctx, node, workflowId, credential);
 	kept.delete(key);
 	if (keepable) {
 		if (kept.size >= MAX_KEPT) {

@@ -88,6 +88,14 @@ export const triggerProperties: INodeProperties[] = [
 				default: 'simplified',
 				description: 'Shape of the output item',
 			},
+			{
+				displayName: 'Replace Existing Webhook',
+				name: 'replaceExistingWebhook',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether publishing may take over an instance whose webhook already sends its events to another address (not a Messaging Instance Trigger of this n8n, which is never taken). The replaced webhook is put back when the workflow is unpublished. Off: publishing fails and says where the webhook points. A v2.x server is asked; with the documented interface publishing cannot see the server\'s webhook and only knows the triggers this n8n registered since it started.',
+			},
 		],
 	},
 ];
@@ -101,6 +109,8 @@ export interface TriggerOptions {
 	includeRaw: boolean;
 	/** The largest media file made binary, in bytes. */
 	maxFileBytes: number;
+	/** Publishing may take over a webhook that points elsewhere (holder.ts). */
+	replaceExistingWebhook: boolean;
 }
 
 const OPTIONS = triggerProperties.find((property) => property.name === 'options')?.options ?? [];
@@ -132,5 +142,6 @@ export function readOptions(raw: unknown): TriggerOptions {
 		binaryPropertyName: binaryPropertyName === '' ? DEFAULT_BINARY_PROPERTY : binaryPropertyName,
 		includeRaw: flag(options, 'includeRaw'),
 		maxFileBytes: maxFileBytes(options[MAX_FILE_SIZE_OPTION]),
+		replaceExistingWebhook: flag(options, 'replaceExistingWebhook'),
 	};
 }

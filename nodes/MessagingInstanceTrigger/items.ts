@@ -34,6 +34,8 @@ function simplifiedMessage(
 		pushName: message.pushName,
 		messageType: message.type,
 		text: message.text,
+		textFrom: message.textFrom,
+		sentBy: message.sentBy,
 		isGroup: key.isGroup,
 		timestamp: message.timestamp,
 		...(media ? { media: { ...media } } : {}),

@@ -11,6 +11,7 @@ import { forgetSettings } from './deliverySettings';
 import { deriveSecret, secretScopeOf } from '../shared/secret';
 import { secretInUrl, SECRET_HEADER, withoutSecret, withScope, withSecret } from '../shared/secretUrl';
 import { kept, staticDataOf, withDerivedSecret, type Registration, type TriggerStaticData } from './state';
+import { forgetRegistered, heldByTriggerError, heldElsewhereError, holderOf, noteRegistered, registeredHere } from './holder';
 
 /**
  * How the trigger keeps the instance's webhook pointing at itself.
@@ -29,6 +30,8 @@ interface Settings {
 	instance: string;
 	events: string[];
 	base64: boolean;
+	/** Publishing may take over a webhook that points elsewhere (holder.ts). */
+	replaceExisting: boolean;
 }
 
 /** Reads and checks the parameters; an event the credential's dialect does not know is an input error. */
@@ -64,7 +67,7 @@ async function readSettings(ctx: IHookFunctions): Promise<Settings> {
 		});
 	}
 	const options = readOptions(ctx.getNodeParameter('options', {}));
-	return { connection, secret, instance, events, base64: options.mediaAsBinary };
+	return { connection, secret, instance, events, base64: options.mediaAsBinary, replaceExisting: options.replaceExistingWebhook };
 }
 
 function registrationFor(settings: Settings, baseUrl: string, secret: string): Registration {
@@ -89,14 +92,15 @@ function secretFor(ctx: IHookFunctions, connection: Connection): string | undefi
 }
 
 function bodyOf(dialect: Dialect, registration: Registration, enabled: boolean): IDataObject {
-	const headers = registration.headers ?? {};
 	return webhookBody(dialect, {
 		enabled,
 		url: registration.url,
 		webhookByEvents: registration.byEvents,
 		webhookBase64: registration.base64,
 		events: registration.events,
-		headers: dialect.supportsWebhookHeaders && Object.keys(headers).length > 0 ? headers : undefined,
+		// Always sent, even empty: a v2 server keeps the stored headers when the body has none,
+		// and a webhook put back must not keep our secret header.
+		headers: dialect.supportsWebhookHeaders ? (registration.headers ?? {}) : undefined,
 	});
 }
 
@@ -209,11 +213,42 @@ function isTestRun(ctx: IHookFunctions): boolean {
 	return ctx.getMode() === 'manual' || ctx.getActivationMode() === 'manual';
 }
 
-function currentUrl(ctx: IHookFunctions): string {
+function webhookUrl(ctx: IHookFunctions): string {
 	const url = ctx.getNodeWebhookUrl('default');
 	if (!url) throw new NodeOperationError(ctx.getNode(), 'n8n gave this trigger no webhook URL');
+	return url;
+}
+
+function currentUrl(ctx: IHookFunctions): string {
 	// The ids the secret is derived over go with it: the action node verifies a trigger by them.
-	return withScope(url, secretScopeOf(ctx.getWorkflow(), ctx.getNode()));
+	return withScope(webhookUrl(ctx), secretScopeOf(ctx.getWorkflow(), ctx.getNode()));
+}
+
+/**
+ * Publishing: whether this trigger may take the instance's webhook (holder.ts), remembering
+ * in `data.replaced` what it takes over so unpublishing puts it back; an error when it may not.
+ * A v2 server is asked (Find Webhook); the documented dialect has no such route, so only the
+ * triggers this process registered are known.
+ */
+async function claimInstance(ctx: IHookFunctions, settings: Settings, data: TriggerStaticData, secrets: string[]): Promise<void> {
+	const { connection, instance } = settings;
+	const found = connection.dialect.hasWebhookFind
+		? await findWebhook(ctx, connection, instance, secrets)
+		: registeredHere(connection.baseUrl, instance);
+	const holder = holderOf(found, webhookUrl(ctx), secretScopeOf(ctx.getWorkflow(), ctx.getNode()));
+	const hide = [...secrets, ...secretsToHide(ctx, connection, data, found)];
+	if (holder.kind === 'ours') return;
+	if (holder.kind === 'trigger' && holder.enabled) {
+		throw redactError(heldByTriggerError(ctx.getNode(), instance, holder, String(ctx.getWorkflow().id ?? ''), ctx.getInstanceBaseUrl()), hide);
+	}
+	if (holder.kind !== 'foreign' || !found) {
+		// None, or a trigger's switched off: taken, nothing to put back.
+		delete data.replaced;
+		return;
+	}
+	if (holder.enabled && !settings.replaceExisting) throw redactError(heldElsewhereError(ctx.getNode(), instance, holder.address), hide);
+	// Another system's webhook (on, or off): put back as it was when this workflow is unpublished.
+	data.replaced = kept(found, settings.secret);
 }
 
 export async function webhookExists(ctx: IHookFunctions): Promise<boolean> {
@@ -265,9 +300,11 @@ export async function createWebhook(ctx: IHookFunctions): Promise<boolean> {
 			previous: previous ? kept(previous, settings.secret) : null,
 		};
 	} else {
+		await claimInstance(ctx, settings, data, secrets);
 		data.production = kept(registration, settings.secret);
 	}
 	await setWebhook(ctx, settings, registration, true, secrets);
+	if (!isTestRun(ctx)) noteRegistered(settings.connection.baseUrl, settings.instance, url, secretScopeOf(ctx.getWorkflow(), ctx.getNode()));
 	// The derived secret is registered now: a random one an earlier version stored is not needed.
 	delete data.secret;
 	return true;
@@ -295,6 +332,21 @@ async function deleteTest(
 		// Someone registered another URL during the test: theirs stays.
 		return;
 	}
+	await putBack(ctx, settings, registration, previous, secrets);
+}
+
+/**
+ * Gives the instance back: the webhook ours replaced, exactly as it was (URL, events, headers,
+ * on or off, by-events, base64), or else ours switched off (same URL and the same non-empty
+ * event list, so the body stays valid).
+ */
+async function putBack(
+	ctx: IHookFunctions,
+	settings: Pick<Settings, 'connection' | 'instance'>,
+	registration: Registration,
+	previous: Registration | null,
+	secrets: string[],
+): Promise<void> {
 	if (previous && previous.events.length > 0) {
 		await setWebhook(ctx, settings, previous, previous.enabled, secrets, true);
 	} else {
@@ -307,14 +359,19 @@ async function deleteProduction(ctx: IHookFunctions, data: TriggerStaticData): P
 	const connection = await openConnection(ctx);
 	const registration = withDerivedSecret(data.production, secretFor(ctx, connection) ?? '');
 	const instance = instanceNameOf(ctx);
-	const secrets = secretsToHide(ctx, connection, data, registration);
-	const found = await findWebhook(ctx, connection, instance, secrets, true);
-	if (connection.dialect.hasWebhookFind && (!found || !sameAddress(found.url, registration.url))) {
+	const scope = secretScopeOf(ctx.getWorkflow(), ctx.getNode());
+	const replaced = data.replaced ?? null;
+	const secrets = secretsToHide(ctx, connection, data, registration, replaced);
+	if (connection.dialect.hasWebhookFind) {
+		const found = await findWebhook(ctx, connection, instance, secrets, true);
 		// The instance's webhook is no longer ours (or there is none): nothing to switch off.
+		if (!found || !sameAddress(found.url, registration.url)) return;
+	} else if (holderOf(registeredHere(connection.baseUrl, instance), webhookUrl(ctx), scope).kind === 'trigger') {
+		// Another trigger of this n8n registered the instance after ours: it relies on it now.
 		return;
 	}
-	// Switching off keeps a valid body: the same URL and the same (non-empty) event list.
-	await setWebhook(ctx, { connection, instance }, registration, false, secrets, true);
+	forgetRegistered(connection.baseUrl, instance, scope);
+	await putBack(ctx, { connection, instance }, registration, replaced, secrets);
 }
 
 export async function deleteWebhook(ctx: IHookFunctions): Promise<boolean> {
@@ -329,5 +386,6 @@ export async function deleteWebhook(ctx: IHookFunctions): Promise<boolean> {
 	}
 	await deleteProduction(ctx, data);
 	delete data.production;
+	delete data.replaced;
 	return true;
 }

@@ -25,6 +25,8 @@ export interface TriggerStaticData extends IDataObject {
 	secret?: string;
 	/** What the production URL registered while the workflow is active. */
 	production?: Registration;
+	/** The webhook publishing replaced (Replace Existing Webhook), put back when the workflow is unpublished. */
+	replaced?: Registration;
 	/** A running "Listen for test event": its URL and what the instance had before. */
 	test?: { url: string; registration: Registration; previous: Registration | null };
 	/** Executions waiting for a chat's next message (waits.ts). */

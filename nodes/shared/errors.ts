@@ -167,14 +167,22 @@ function describe(status: number, messages: string[], instance: string): string 
 	return '';
 }
 
-/** Seconds from a Retry-After header (seconds or an HTTP date), when it has one. */
-function retryAfterSeconds(headers: Record<string, unknown> | undefined): number | undefined {
+/** An HTTP date as RFC 9110 writes it (IMF-fixdate, RFC 850 or asctime); nothing else is one. */
+const HTTP_DATE = /^(?:[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]{5,8}, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
+
+/**
+ * The wait a Retry-After header names, as RFC 9110 defines it: non-negative whole seconds (any
+ * number of digits, written as digits without leading zeros) or an HTTP date; anything else
+ * (`-5`, `1.5`, a text) names no wait.
+ */
+function retryAfterSeconds(headers: Record<string, unknown> | undefined): string | undefined {
 	const raw = headers?.['retry-after'];
 	const value = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : '';
 	if (value === '' || value.length > 64) return undefined;
-	if (/^\d+$/.test(value)) return Number(value);
+	if (/^\d+$/.test(value)) return value.replace(/^0+(?=\d)/, '');
+	if (!HTTP_DATE.test(value)) return undefined;
 	const at = Date.parse(value);
-	return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+	return Number.isNaN(at) ? undefined : String(Math.max(0, Math.ceil((at - Date.now()) / 1000)));
 }
 
 const NOT_REDIRECTED = 'Requests are not redirected, so that the API key never goes to another address.';

@@ -155,7 +155,33 @@ export function contentTextOf(m: IDataObject, depth: number): string {
 	);
 }
 
-const NOT_CONTENT = new Set(['base64', 'messageContextInfo', 'mediaUrl']);
+/** Where a message's readable text comes from: its own content, or the server's transcription of a voice note. */
+export type TextFrom = 'message' | 'transcription';
+
+/** What the server writes before a transcription, and what it writes when OpenAI gave none. */
+const TRANSCRIPTION_PREFIX = '[audio] ';
+const NO_TRANSCRIPTION = new Set(['', 'null', 'undefined']);
+
+/**
+ * The server's transcription of a voice note: with its OpenAI setting `speechToText` on (and
+ * OPENAI_ENABLED), every release stores `message.speechToText` = `[audio] <text>` next to
+ * `audioMessage`, before it stores the message and posts it; undefined when there is none.
+ */
+export function transcriptionOf(message: unknown): string | undefined {
+	if (!isRecord(message) || typeof message.speechToText !== 'string') return undefined;
+	if (!message.speechToText.startsWith(TRANSCRIPTION_PREFIX)) return undefined;
+	const text = message.speechToText.slice(TRANSCRIPTION_PREFIX.length).trim();
+	return NO_TRANSCRIPTION.has(text) ? undefined : text;
+}
+
+/** A message's readable text and where it comes from: its content's text, else the transcription of its voice note. */
+export function readableTextOf(message: unknown): { text: string; textFrom: TextFrom } {
+	const text = textOf(message);
+	const transcription = text === '' ? transcriptionOf(message) : undefined;
+	return transcription === undefined ? { text, textFrom: 'message' } : { text: transcription, textFrom: 'transcription' };
+}
+
+const NOT_CONTENT = new Set(['base64', 'messageContextInfo', 'mediaUrl', 'speechToText']);
 
 /** `messageType` as delivered, else the first key of the unwrapped content that is content. */
 export function messageTypeOf(data: IDataObject, inner: IDataObject): string {
@@ -181,15 +207,23 @@ function secondsOf(value: unknown): number | undefined {
 }
 
 /**
- * `messageTimestamp` (seconds, as a number, a text or a protobuf Long; milliseconds taken as
- * such) as an ISO date, else the delivery's own `date_time`, else null: never an error.
+ * `messageTimestamp` as seconds since 1970 (a number, a text or a protobuf Long; a server that
+ * stamps milliseconds is read as such), or undefined when it is no time: every reader of a
+ * message's time reads it here, so one server's stamps never mean two different times.
+ */
+export function epochSecondsOf(value: unknown): number | undefined {
+	const raw = secondsOf(value);
+	const seconds = raw !== undefined && raw >= MILLISECONDS_FROM ? raw / 1000 : raw;
+	return seconds !== undefined && Number.isFinite(seconds) && seconds > 0 && seconds <= LAST_SECOND ? seconds : undefined;
+}
+
+/**
+ * `messageTimestamp` (see epochSecondsOf) as an ISO date, else the delivery's own
+ * `date_time`, else null: never an error.
  */
 export function timestampOf(value: unknown, fallback: unknown): string | null {
-	let seconds = secondsOf(value);
-	if (seconds !== undefined && seconds >= MILLISECONDS_FROM) seconds = seconds / 1000;
-	if (seconds !== undefined && Number.isFinite(seconds) && seconds > 0 && seconds <= LAST_SECOND) {
-		return new Date(seconds * 1000).toISOString();
-	}
+	const seconds = epochSecondsOf(value);
+	if (seconds !== undefined) return new Date(seconds * 1000).toISOString();
 	if (typeof fallback === 'string' && fallback.length <= 64) {
 		const ms = Date.parse(fallback);
 		if (Number.isFinite(ms) && ms > 0 && ms <= LAST_SECOND * 1000) return new Date(ms).toISOString();

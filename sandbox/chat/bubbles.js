@@ -213,11 +213,11 @@ function render(entry) {
   if (entry.direction === 'in') learn(b.from, b.lid);
   var conversation = conversationOf(entry, b);
   div.setAttribute('data-contact', conversation);
-  var sender = entry.direction + ' ' + conversation + ' ' + str(b.from);
+  var sender = entry.direction + ' ' + conversation + ' ' + str(b.from) + (b.fromMe ? ' owner' : '');
   if (!isNotice && (!last || last.sender !== sender)) {
     div.className += ' first';
     if (entry.direction === 'in') {
-      var who = el('div', 'who', entry.pushName || 'contact');
+      var who = el('div', 'who', b.fromMe ? 'the phone\'s owner' : entry.pushName || 'contact');
       var where = b.from ? contactLabel(jidOf(b.from)) : chatLabel(entry.chat);
       if (isGroup(entry.chat)) where += ' in ' + chatLabel(entry.chat);
       who.appendChild(el('small', '', ' · ' + where));

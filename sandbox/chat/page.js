@@ -84,7 +84,8 @@ function deliver(content, from, lid) {
   var id = '3A' + Array.from(crypto.getRandomValues(new Uint8Array(9))).map(function (x) { return ('0' + x.toString(16)).slice(-2); }).join('').toUpperCase();
   var shown = null, result = null;
   pending[id] = function (node) { shown = node; if (result) markDelivery(node, result); };
-  var message = { instance: field('instance').value, from: from, pushName: field('pushName').value || undefined, id: id, lid: lid ? lidJidOf(lid) : undefined };
+  var owner = field('fromMe').checked;
+  var message = { instance: field('instance').value, from: from, pushName: owner ? undefined : field('pushName').value || undefined, id: id, lid: lid ? lidJidOf(lid) : undefined, fromMe: owner || undefined };
   fetch('/_sandbox/messages', {
     method: 'POST', headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(Object.assign(message, content))

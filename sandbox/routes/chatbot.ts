@@ -71,6 +71,15 @@ function duplicate(p: Platform, bots: Array<Record<string, unknown>>, body: Reco
 	return bots.some((bot) => bot.id !== exceptId && Object.entries(identity).every(([key, value]) => bot[key] === value));
 }
 
+/**
+ * Whether the server transcribes voice notes of this instance: its OpenAI settings have
+ * `speechToText` on and name credentials (OPENAI_ENABLED is on in the sandbox).
+ */
+export function transcribesVoiceNotes(inst: Instance): boolean {
+	const settings = inst.chatbots?.settings.openai;
+	return settings?.speechToText === true && typeof settings.openaiCredsId === 'string' && settings.openaiCredsId !== '';
+}
+
 const SERVER_DEFAULT_SETTINGS = {
 	expire: 300,
 	keywordFinish: 'bye',

@@ -87,7 +87,7 @@ export const historyRoutes: RouteDef[] = [
 				from: epochSeconds(timestamps.gte),
 				to: epochSeconds(timestamps.lte),
 			};
-			return { status: 200, body: findMessages(log(ctx), ctx.inst.instanceId, accountOf(ctx.inst).deleted, filter, ctx.body.page || 1, ctx.body.offset || 50) };
+			return { status: 200, body: findMessages(log(ctx), ctx.inst.instanceId, accountOf(ctx.inst).deleted, filter, ctx.body.page || 1, ctx.body.offset || 50, ctx.server.historyQuirks()) };
 		},
 	},
 	{

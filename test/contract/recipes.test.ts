@@ -1,14 +1,16 @@
 /**
  * The recipes the docs show are the files under docs/recipes/, which the end-to-end tier runs
- * (e2e/recipes.ts, check (x)). docs/recipes.md gives each recipe a section that links its file
- * (`<file>.json`), and that section shows what the file holds: every `{{ … }}` expression of the
- * file as written, the Code node's code as it is, and no `$('…')` naming a node the file does
- * not have. In the files, every `$('…')` names one of their nodes, and the package's nodes
- * carry the names and parameters n8n's editor gives a new node (n8n-workflow's `makeNodeName`,
- * made unique; only non-default parameters). The other nodes' names and parameters need n8n's
- * own node types: the e2e check rebuilds the whole files with the running n8n's.
+ * (e2e/recipes.ts, check (x)). Every doc (docs/*.md) that walks through a recipe links its file
+ * (`<file>.json`) in that section, and the section shows what the file holds: every `{{ … }}`
+ * expression of the file as written, each Code node's code as it is, and no `$('…')` naming a
+ * node the file does not have. A section headed "Recipe…" links a file, and a `$('…')` anywhere
+ * in the docs stands in a section that links the file with that node. In the files, every
+ * `$('…')` names one of their nodes, and the package's nodes carry the names and parameters
+ * n8n's editor gives a new node (n8n-workflow's `makeNodeName`, made unique; only non-default
+ * parameters). The other nodes' names and parameters need n8n's own node types: the e2e check
+ * rebuilds the whole files with the running n8n's.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { NodeHelpers } from 'n8n-workflow';
 import type { INodeTypeDescription } from 'n8n-workflow';
@@ -26,8 +28,11 @@ const DESCRIPTIONS: Record<string, INodeTypeDescription> = {
 };
 const fileOf = (file: string): any => JSON.parse(readFileSync(join(ROOT, 'docs', 'recipes', `${file}.json`), 'utf8'));
 
-/** The page of recipes (the first page's Usage links it). */
-const DOCS = ['docs/recipes.md'];
+/** Every page of the docs. */
+const DOCS = readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
+const textOf = (doc: string): string => readFileSync(join(ROOT, doc), 'utf8');
+/** The recipes a doc walks through: those whose file it links. */
+const recipesIn = (text: string): string[] => RECIPES.map((r) => r.file).filter((file) => text.includes(`${file}.json`));
 
 const EXPRESSION = /\{\{[\s\S]*?\}\}/g;
 const squeeze = (text: string): string => text.replace(/\s+/g, ' ').trim();
@@ -43,14 +48,20 @@ function expressionsOf(workflow: any): string[] {
 	return [...found];
 }
 
-/** A recipe's section: from the heading above the first mention of its file to the next heading of that level or higher. */
+/** The section around a position: from the heading above it to the next heading of that level or higher. */
+function sectionAt(text: string, at: number): string {
+	const start = text.lastIndexOf('\n#', at) + 1;
+	const level = /^#+/.exec(text.slice(start))?.[0].length ?? 1;
+	const lineEnd = text.indexOf('\n', at);
+	if (lineEnd < 0) return text.slice(start);
+	const next = new RegExp(`^#{1,${level}} `, 'm').exec(text.slice(lineEnd));
+	return text.slice(start, next ? lineEnd + next.index : undefined);
+}
+
+/** A recipe's section: the section around the first mention of its file. */
 function sectionOf(text: string, file: string): string | undefined {
 	const at = text.indexOf(`${file}.json`);
-	if (at < 0) return undefined;
-	const start = text.lastIndexOf('\n#', at) + 1;
-	const level = /^#+/.exec(text.slice(start))![0].length;
-	const next = new RegExp(`^#{1,${level}} `, 'm').exec(text.slice(at));
-	return text.slice(start, next ? at + next.index : undefined);
+	return at < 0 ? undefined : sectionAt(text, at);
 }
 
 /** The code of a fenced ```js block, without the indentation of the list item it stands in. */
@@ -86,23 +97,43 @@ describe('recipe files', () => {
 	});
 });
 
-describe.each(DOCS.map((doc) => [doc]))('%s shows the recipes as the files hold them', (doc) => {
-	const text = readFileSync(join(ROOT, doc), 'utf8');
+describe('the docs', () => {
+	it('every recipe file is walked through in a doc', () => {
+		const linked = new Set(DOCS.flatMap((doc) => recipesIn(textOf(doc))));
+		expect(RECIPES.map((r) => r.file).filter((file) => !linked.has(file))).toEqual([]);
+	});
 
-	it.each(RECIPES.map((r) => [r.file]))('a section links %s.json, shows each of its expressions as written, and names only its nodes', (file) => {
-		const section = sectionOf(text, file);
-		expect(section && `${file}.json`).toBe(`${file}.json`);
-		const shown = squeeze(section!);
-		const workflow = fileOf(file);
+	it.each(DOCS.map((doc) => [doc]))('%s: each section headed "Recipe…" links its file, and each $(…) stands in a section whose file has that node', (doc) => {
+		const text = textOf(doc);
+		for (const heading of text.matchAll(/^#+ Recipe.*$/gm)) {
+			expect([heading[0], recipesIn(sectionAt(text, heading.index!)).length > 0]).toEqual([heading[0], true]);
+		}
+		// `$('<node name>')` is the docs' placeholder, not a name
+		for (const ref of text.matchAll(/\$\('([^'<][^']*)'\)/g)) {
+			const files = recipesIn(sectionAt(text, ref.index!));
+			const nodes = files.flatMap((file) => fileOf(file).nodes.map((n: any) => n.name));
+			expect([ref[0], nodes.includes(ref[1])]).toEqual([ref[0], true]);
+		}
+	});
+});
+
+const RECIPE_SECTIONS = DOCS.flatMap((doc) => recipesIn(textOf(doc)).map((file) => [doc, file]));
+
+describe.each(RECIPE_SECTIONS)('%s shows %s.json as the file holds it', (doc, file) => {
+	const text = textOf(doc);
+	const section = sectionOf(text, file)!;
+	const workflow = fileOf(file);
+
+	it('every expression of the file as written, and only its nodes named', () => {
+		const shown = squeeze(section);
 		expect(expressionsOf(workflow).filter((expression) => !shown.includes(expression))).toEqual([]);
 		const names = workflow.nodes.map((n: any) => n.name);
-		const named = [...section!.matchAll(/\$\('([^']+)'\)/g)].map((m) => m[1]);
+		const named = [...section.matchAll(/\$\('([^']+)'\)/g)].map((m) => m[1]);
 		expect(named.filter((name) => !names.includes(name))).toEqual([]);
 	});
 
-	it('the Code node\'s code is shown as it is', () => {
-		const workflow = fileOf('media-from-code');
-		const code = workflow.nodes.find((n: any) => n.type === 'n8n-nodes-base.code').parameters.jsCode;
-		expect(codeBlocks(sectionOf(text, 'media-from-code') ?? '')).toContain(code);
+	it('each Code node\'s code as it is', () => {
+		const code = workflow.nodes.filter((n: any) => n.type === 'n8n-nodes-base.code').map((n: any) => n.parameters.jsCode);
+		expect(code.filter((js: string) => !codeBlocks(section).includes(js))).toEqual([]);
 	});
 });

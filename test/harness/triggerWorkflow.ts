@@ -29,6 +29,20 @@ export const WEBHOOK_PATH = `${WEBHOOK_ID}/webhook`;
 
 export type HookMethod = 'checkExists' | 'create' | 'delete';
 
+/** The ids of one trigger's workflow, node and webhook: the defaults above, or a second workflow's. */
+export interface TriggerIds {
+	workflowId: string;
+	nodeId: string;
+	webhookId: string;
+}
+
+export const DEFAULT_IDS: TriggerIds = { workflowId: WORKFLOW_ID, nodeId: TRIGGER_NODE_ID, webhookId: WEBHOOK_ID };
+
+/** The webhook's path under /webhook/ and /webhook-test/ for these ids. */
+export function webhookPathOf(ids: TriggerIds): string {
+	return `${ids.webhookId}/webhook`;
+}
+
 export function clone<T>(value: T): T {
 	return JSON.parse(JSON.stringify(value ?? {})) as T;
 }
@@ -44,22 +58,22 @@ export function triggerType(): INodeType {
 	return nodeTypes.getByNameAndVersion(TRIGGER_TYPE) as INodeType;
 }
 
-export function triggerNode(parameters: INodeParameters, typeVersion: number): INode {
+export function triggerNode(parameters: INodeParameters, typeVersion: number, ids: TriggerIds = DEFAULT_IDS): INode {
 	return {
-		id: TRIGGER_NODE_ID,
+		id: ids.nodeId,
 		name: TRIGGER_NODE_NAME,
 		type: TRIGGER_TYPE,
 		typeVersion,
 		position: [0, 0],
 		parameters,
 		credentials: { messagingInstanceApi: { id: 'cred-1', name: 'Sandbox' } },
-		webhookId: WEBHOOK_ID,
+		webhookId: ids.webhookId,
 	};
 }
 
-export function triggerWorkflow(node: INode, active: boolean, staticData: IDataObject): Workflow {
+export function triggerWorkflow(node: INode, active: boolean, staticData: IDataObject, ids: TriggerIds = DEFAULT_IDS): Workflow {
 	return new Workflow({
-		id: WORKFLOW_ID,
+		id: ids.workflowId,
 		name: 'trigger test',
 		nodes: [node],
 		connections: {},
@@ -71,16 +85,16 @@ export function triggerWorkflow(node: INode, active: boolean, staticData: IDataO
 }
 
 /** The registration n8n keeps for the trigger's webhook (production or test). */
-export function webhookData(isTest: boolean, additionalData: IWorkflowExecuteAdditionalData): IWebhookData {
+export function webhookData(isTest: boolean, additionalData: IWorkflowExecuteAdditionalData, ids: TriggerIds = DEFAULT_IDS): IWebhookData {
 	const description = triggerType().description.webhooks?.[0];
 	if (!description) throw new Error('The trigger declares no webhook');
 	return {
 		webhookDescription: description,
 		node: TRIGGER_NODE_NAME,
-		workflowId: WORKFLOW_ID,
+		workflowId: ids.workflowId,
 		httpMethod: 'POST',
-		path: WEBHOOK_PATH,
-		webhookId: WEBHOOK_ID,
+		path: webhookPathOf(ids),
+		webhookId: ids.webhookId,
 		isTest,
 		workflowExecuteAdditionalData: additionalData,
 	} as IWebhookData;
@@ -94,10 +108,11 @@ export async function runHook(
 	activation: WorkflowActivateMode,
 	isTest: boolean,
 	additionalData: IWorkflowExecuteAdditionalData,
+	ids: TriggerIds = DEFAULT_IDS,
 ): Promise<boolean> {
 	const node = workflow.getNode(TRIGGER_NODE_NAME);
 	if (!node) throw new Error('The trigger is not in the workflow');
-	const context = new HookContext(workflow, node, additionalData, mode, activation, webhookData(isTest, additionalData));
+	const context = new HookContext(workflow, node, additionalData, mode, activation, webhookData(isTest, additionalData, ids));
 	const fn = triggerType().webhookMethods?.default?.[method];
 	if (!fn) throw new Error(`The trigger has no ${method}`);
 	return await fn.call(context);

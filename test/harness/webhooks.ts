@@ -21,12 +21,10 @@ import { assertNoSecrets, credentialSecrets } from './secrets';
 import { closeServer, expressResponse, flatHeaders, kindOf, listen, parseBody, postJson, readBody } from './webhookHttp';
 import type { Received, WebhookKind } from './webhookHttp';
 import {
+	DEFAULT_IDS,
 	HookMethod,
-	TRIGGER_NODE_ID,
 	TRIGGER_NODE_NAME,
-	WEBHOOK_ID,
-	WEBHOOK_PATH,
-	WORKFLOW_ID,
+	TriggerIds,
 	clone,
 	persistable,
 	runHook,
@@ -34,6 +32,7 @@ import {
 	triggerType,
 	triggerWorkflow,
 	webhookData,
+	webhookPathOf,
 } from './triggerWorkflow';
 import { deriveSecret } from '../../nodes/shared/secret';
 
@@ -69,6 +68,10 @@ export interface TriggerSetup {
 	credentials: ICredentialDataDecryptedObject;
 	/** The trigger's saved version; 1 unless given. */
 	typeVersion?: number;
+	/** The workflow, node and webhook ids; a second workflow on the same n8n gives its own. */
+	ids?: TriggerIds;
+	/** Another workflow of the same n8n: this one is served on that harness's address (its own ids needed). */
+	sameN8nAs?: TriggerHarness;
 }
 
 export class TriggerHarness {
@@ -88,14 +91,18 @@ export class TriggerHarness {
 	private pending = new Set<Promise<unknown>>();
 	private parameters: INodeParameters;
 	private readonly typeVersion: number;
+	readonly ids: TriggerIds;
 
 	private constructor(
 		private readonly server: Server,
 		readonly baseUrl: string,
 		private readonly setup: TriggerSetup,
+		/** The workflows this n8n serves (one list shared by the harnesses on one address). */
+		private readonly workflows: TriggerHarness[],
 	) {
 		this.parameters = setup.parameters;
 		this.typeVersion = setup.typeVersion ?? 1;
+		this.ids = setup.ids ?? DEFAULT_IDS;
 		this.credentialsHelper = new TestCredentialsHelper({ messagingInstanceApi: setup.credentials });
 	}
 
@@ -103,7 +110,7 @@ export class TriggerHarness {
 	private secrets(): string[] {
 		const secrets = credentialSecrets(this.setup.credentials);
 		const apiKey = typeof this.setup.credentials.apiKey === 'string' ? this.setup.credentials.apiKey : '';
-		const derived = deriveSecret(apiKey, { workflowId: WORKFLOW_ID, nodeId: TRIGGER_NODE_ID, webhookId: WEBHOOK_ID });
+		const derived = deriveSecret(apiKey, this.ids);
 		return derived ? [...secrets, derived] : secrets;
 	}
 
@@ -117,12 +124,27 @@ export class TriggerHarness {
 	}
 
 	static async start(setup: TriggerSetup): Promise<TriggerHarness> {
-		let harness: TriggerHarness | undefined;
+		const other = setup.sameN8nAs;
+		if (other) {
+			const harness = new TriggerHarness(other.server, other.baseUrl, setup, other.workflows);
+			other.workflows.push(harness);
+			return harness;
+		}
+		const workflows: TriggerHarness[] = [];
 		const { server, baseUrl } = await listen((req, res) => {
+			// n8n finds the workflow by the webhook id in the path; an unknown path goes to the first (404 there).
+			const path = new URL(req.url ?? '/', baseUrl).pathname;
+			const harness = workflows.find((each) => path.includes(`/${webhookPathOf(each.ids)}`)) ?? workflows[0];
 			void harness?.handle(req, res);
 		});
-		harness = new TriggerHarness(server, baseUrl, setup);
+		const harness = new TriggerHarness(server, baseUrl, setup, workflows);
+		workflows.push(harness);
 		return harness;
+	}
+
+	/** The credential edited in n8n (takes effect at the next read: a delivery, an activation). */
+	setCredentials(values: ICredentialDataDecryptedObject): void {
+		Object.assign(this.setup.credentials, values);
 	}
 
 	/** The items of every delivery that started a workflow, oldest first. */
@@ -145,11 +167,11 @@ export class TriggerHarness {
 	}
 
 	productionUrl(): string {
-		return `${this.baseUrl}/webhook/${WEBHOOK_PATH}`;
+		return `${this.baseUrl}/webhook/${webhookPathOf(this.ids)}`;
 	}
 
 	testUrl(): string {
-		return `${this.baseUrl}/webhook-test/${WEBHOOK_PATH}`;
+		return `${this.baseUrl}/webhook-test/${webhookPathOf(this.ids)}`;
 	}
 
 	/** Activating the workflow (or n8n starting with it active: activation 'init'). */
@@ -208,13 +230,17 @@ export class TriggerHarness {
 
 	async close(): Promise<void> {
 		await this.idle();
-		await closeServer(this.server);
+		// The address belongs to the first workflow of this n8n: the others only stop.
+		if (this.workflows[0] === this) {
+			for (const other of this.workflows.slice(1)) await other.idle();
+			await closeServer(this.server);
+		}
 	}
 
 	// ------------------------------------------------------------------ n8n's side
 
 	private workflow(active: boolean, staticData: IDataObject = clone(this.persistedStaticData)): Workflow {
-		return triggerWorkflow(triggerNode(this.parameters, this.typeVersion), active, staticData);
+		return triggerWorkflow(triggerNode(this.parameters, this.typeVersion, this.ids), active, staticData, this.ids);
 	}
 
 	private additionalData(extra: Partial<IWorkflowExecuteAdditionalData> = {}): IWorkflowExecuteAdditionalData {
@@ -230,7 +256,7 @@ export class TriggerHarness {
 		isTest: boolean,
 	): Promise<boolean> {
 		try {
-			const result = await runHook(workflow, method, mode, activation, isTest, this.additionalData());
+			const result = await runHook(workflow, method, mode, activation, isTest, this.additionalData(), this.ids);
 			this.checkNoSecrets(`the trigger's ${method}`, { 'the static data': workflow.staticData });
 			return result;
 		} catch (error) {
@@ -316,7 +342,7 @@ export class TriggerHarness {
 			node,
 			additionalData,
 			mode,
-			webhookData(kind === 'test', additionalData),
+			webhookData(kind === 'test', additionalData, this.ids),
 			[],
 			null,
 		);

@@ -50,15 +50,6 @@ describe('Collect Burst: races', () => {
 		expect(idsOf(output(second))).toEqual(['G2']);
 	}, 20_000);
 
-	test('a second delivery of a message already answered outputs nothing', async () => {
-		const item = await arrives(sandbox.current, { from: CONTACT, id: 'R1', text: 'price of the blue one?' });
-		expect(idsOf(output(await collect(sandbox.current, item)))).toEqual(['R1']);
-		await instanceWrites(sandbox.current, CONTACT, 'It is 20 EUR.');
-		// The server delivers R1 again (its webhook retry): a new run, after the reply.
-		await pause(1_100);
-		expect(output(await collect(sandbox.current, item))).toBeUndefined();
-	}, 20_000);
-
 	test('a message stored twice (the server emitted it twice) is one message of the burst', async () => {
 		await arrives(sandbox.current, { from: CONTACT, id: 'T1', text: 'one' });
 		const twice = await arrives(sandbox.current, { from: CONTACT, id: 'T2', text: 'two' });

@@ -104,7 +104,7 @@ export function start(options: SandboxOptions = {}): Promise<Sandbox> {
 	return startSandbox({ delivery: { attempts: 3, backoffMs: 5, timeoutMs: 2000 }, ...options });
 }
 
-export const ID = /^3EB0[0-9A-F]{16}$/;
+export const ID = /^3EB0[0-9A-F]{18}$/;
 export const SECONDS = /^\d{10}$/;
 
 /**

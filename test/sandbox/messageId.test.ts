@@ -44,7 +44,7 @@ describe('messageId on 2.4', () => {
 		await withVersion('2.4.0', async (sb) => {
 			const r = await call(sb, '/message/sendLocation/demo', { number: TO, name: 'x', address: 'y', latitude: 1, longitude: 2, messageId: 'MYID0002' });
 			expect(r.status).toBe(201);
-			expect(r.body.key.id).toMatch(/^3EB0[0-9A-F]{16}$/);
+			expect(r.body.key.id).toMatch(/^3EB0[0-9A-F]{18}$/);
 		});
 	});
 
@@ -65,7 +65,7 @@ describe.each(['2.3.6', '2.3.7'] as const)('%s', (version) => {
 		await withVersion(version, async (sb) => {
 			const r = await call(sb, path, { ...body, messageId: 'MYID0001' });
 			expect(r.status).toBe(201);
-			expect(r.body.key.id).toMatch(/^3EB0[0-9A-F]{16}$/);
+			expect(r.body.key.id).toMatch(/^3EB0[0-9A-F]{18}$/);
 		});
 	});
 

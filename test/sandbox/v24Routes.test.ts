@@ -44,7 +44,7 @@ describe('2.4.0', () => {
 			});
 			expect(r.status).toBe(201);
 			expect(r.body).toEqual({
-				key: { remoteJid: '5511999990000@s.whatsapp.net', fromMe: true, id: expect.stringMatching(/^3EB0[0-9A-F]{16}$/) },
+				key: { remoteJid: '5511999990000@s.whatsapp.net', fromMe: true, id: expect.stringMatching(/^3EB0[0-9A-F]{18}$/) },
 				message: {
 					interactiveMessage: {
 						body: { text: 'Card A' },

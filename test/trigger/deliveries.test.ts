@@ -41,6 +41,8 @@ describe.each<Dialect>(['documented', 'v2'])('trigger deliveries (%s)', (dialect
 			pushName: 'Ana',
 			messageType: 'conversation',
 			text: 'hello there',
+			textFrom: 'message',
+			sentBy: 'contact',
 			isGroup: false,
 			timestamp: new Date((delivery?.body.data.messageTimestamp as number) * 1000).toISOString(),
 			dedupeKey: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),

@@ -5,7 +5,7 @@ import { inputError, operationError, readableServerText, serverMessages } from '
 import { Redactor, secretsIn, secretsOfUrl } from '../../shared/redact';
 import { pause as pauseFor } from '../../shared/pause';
 import { apiRequest, cancelSignalOf, openConnection } from '../../shared/transport';
-import { CLOUD_API_INTEGRATION, integrationIn, readWebhook, ROUTES } from '../../shared/routes';
+import { CLOUD_API_INTEGRATION, integrationIn, readWebhook } from '../../shared/routes';
 import { explainMissingRoute, isOlder, serverVersionOf, versionOrNewer } from '../../shared/serverVersion';
 import { dialectOf, type Dialect } from '../../shared/dialect';
 import { deriveSecret } from '../../shared/secret';
@@ -16,8 +16,17 @@ import { ItemParameters, ParameterSource } from './parameters';
 import { FileOutput } from './fileOutput';
 import { findSentMessage, messageIdOf, nodeMessageId, runIndexOf, SendRecord } from './message/messageId';
 import { Campaign } from './message/sending/campaign';
+import { helperAnswerProblem, helperRequestsOf, isHelperRoute } from './requests';
 import type { BuiltRequest, Operation, OperationRun, Refusal } from './types';
 import { withStoredObject } from './updates';
+
+/** One helper request of an item: its route when the declaration has several, its instance, body and query. */
+interface HelperCall {
+	route?: string;
+	instance?: string;
+	body?: IDataObject;
+	qs?: IDataObject;
+}
 
 /** The operation's request for one item: its whole request, or its body and query. */
 async function buildRequest(operation: Operation, params: ItemParameters, dialect: Dialect, run: OperationRun): Promise<BuiltRequest> {
@@ -88,11 +97,62 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	const output: INodeExecutionData[] = [];
 	const connectionSecrets = [connection.apiKey, ...secretsOfUrl(connection.baseUrl)];
 	const runIndex = operation.carriesMessageId ? runIndexOf(this) : 0;
+	// Every secret any item's request or answer carried is hidden in every item of the
+	// execution: item 1's error may echo the bot key item 0 sent.
+	const itemSecrets = new Set<string>(connectionSecrets);
+	let redactor = new Redactor(itemSecrets);
+	const learn = (value: unknown) => {
+		const found = secretsIn(value).filter((secret) => !itemSecrets.has(secret));
+		if (found.length === 0) return;
+		for (const secret of found) itemSecrets.add(secret);
+		redactor = new Redactor(itemSecrets);
+	};
+	/**
+	 * The one door of every helper request (the read before a write, a look-up, the account
+	 * check, the instance's integration or webhook, a chat's history): only those the operation
+	 * declares (./requests.ts) are sent; the secrets the request carries are learnt before it
+	 * goes and those of its answer before the next one; an answer of another shape than declared
+	 * fails the item before anything is written or sent, naming the request.
+	 */
+	const helpers = helperRequestsOf(operation);
+	const askHelper = async (key: string, itemIndex: number, call: HelperCall): Promise<unknown> => {
+		const helper = Object.prototype.hasOwnProperty.call(helpers, key) ? helpers[key] : undefined;
+		const route = call.route ?? helper?.routes[0] ?? key;
+		if (!helper || !isHelperRoute(helper, route)) {
+			throw new NodeOperationError(this.getNode(), `${operationTitle(operation)} made a request it does not declare (${helper ? `${helper.name}: ${route}` : key}); nothing was sent`, {
+				itemIndex,
+				description: 'Every request an operation makes is declared with its route and the answer it must be (actions/requests.ts). This is a defect of the node: please report it.',
+			});
+		}
+		const instance = helper.scope === 'server' ? undefined : call.instance;
+		const named = `${helper.name} (${helper.method} ${instance === undefined ? route : `${route}/${instance}`})`;
+		learn(call.body);
+		learn(call.qs);
+		const [asked] = await Promise.allSettled([
+			apiRequest(this, connection, { method: helper.method, route, instance, body: call.body, qs: call.qs, secrets: [...itemSecrets] }, itemIndex),
+		]);
+		if (asked.status === 'rejected') {
+			// The transport's error (already the node's, redacted), named after the request.
+			const error = asked.reason as Error & { description?: string | null; httpCode?: string | null };
+			error.message = `${helper.name} failed: ${error.message}`;
+			if (helper.hint) error.description = helper.hint(error.httpCode ?? undefined);
+			throw error;
+		}
+		const answer = asked.value;
+		learn(answer);
+		const problem = helperAnswerProblem(helper, answer);
+		if (problem === undefined) return answer;
+		throw new NodeOperationError(this.getNode(), redactor.text(`${named} answered ${problem}; ${helper.unlessAnswered}`), {
+			itemIndex,
+			description:
+				helper.hint?.(undefined) ??
+				'The server answered with success, but not with what this request reads, so the node cannot tell what is stored. Check the Base URL and the dialect of the credential; a proxy or another server may answer this route with something else.',
+		});
+	};
 	const run: OperationRun = {
 		resumeUrl: (query) => this.getSignedResumeUrl(query),
 		messageId: (itemIndex) => nodeMessageId(this, runIndex, itemIndex),
-		instanceWebhook: async (instance, itemIndex) =>
-			readWebhook(await apiRequest(this, connection, { method: ROUTES.findWebhook.method, route: ROUTES.findWebhook.path, instance }, itemIndex)),
+		instanceWebhook: async (instance, itemIndex) => readWebhook(await askHelper('webhook', itemIndex, { instance })),
 		triggerSecret: (scope) => deriveSecret(connection.apiKey, scope),
 		postToN8n: async (url, body, headers) => {
 			const response = (await this.helpers.httpRequest({
@@ -117,43 +177,31 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	// An operation's wait: n8n's own sleep, ended by the execution's cancel signal (never a timer of ours).
 	const pause = async (ms: number) => await pauseFor(ms, cancelSignalOf(this));
 	// A send's Sending options (pace, typing, rate limits, accounts checked, stop): message/sending/.
-	const campaign = operation.sendsMessage
-		? await Campaign.open(this, operation.sendsMessage, connection, (itemIndex) => new ItemParameters(parameters, itemIndex, labels))
-		: undefined;
+	const campaign = operation.sendsMessage ? Campaign.open(this, operation.sendsMessage, (itemIndex) => new ItemParameters(parameters, itemIndex, labels)) : undefined;
+	// Only Numbers With an Account: checked before the first send. A failed check fails every
+	// item before anything is sent (with Continue On Fail, each with its outcome).
+	let accountCheckFailure: unknown;
+	try {
+		await campaign?.checkAccounts(async (instance, numbers) => await askHelper('accountCheck', 0, { instance, body: { numbers } }));
+	} catch (error) {
+		accountCheckFailure = error;
+	}
 	// The integration of each instance, asked once per execution (undefined: the server did not say).
 	const integrations = new Map<string, string | undefined>();
-	const integrationOf = async (instance: string, secrets: string[], itemIndex: number): Promise<string | undefined> => {
+	const integrationOf = async (instance: string, itemIndex: number): Promise<string | undefined> => {
 		if (!integrations.has(instance)) {
-			let found: string | undefined;
-			try {
-				const answer = await apiRequest(
-					this,
-					connection,
-					{ method: ROUTES.listInstances.method, route: ROUTES.listInstances.path, qs: { instanceName: instance }, secrets },
-					itemIndex,
-				);
-				found = integrationIn(answer, instance);
-			} catch {
-				// Not knowing the integration (a key that may not list instances) leaves the answer to the route itself.
-				found = undefined;
-			}
-			integrations.set(instance, found);
+			const [asked] = await Promise.allSettled([askHelper('integration', itemIndex, { instance })]);
+			// A key that may not list instances (an HTTP refusal) leaves the answer to the route itself; an odd answer fails the item.
+			const refused = asked.status === 'rejected' && typeof (asked.reason as { httpCode?: unknown }).httpCode === 'string';
+			if (asked.status === 'rejected' && !refused) throw asked.reason;
+			integrations.set(instance, asked.status === 'fulfilled' ? integrationIn(asked.value, instance) : undefined);
 		}
 		return integrations.get(instance);
 	};
 
-	// Every secret any item's request or answer carried is hidden in every item of the
-	// execution: item 1's error may echo the bot key item 0 sent.
-	const itemSecrets = new Set<string>(connectionSecrets);
-	let redactor = new Redactor(itemSecrets);
-	const learn = (value: unknown) => {
-		const found = secretsIn(value).filter((secret) => !itemSecrets.has(secret));
-		if (found.length === 0) return;
-		for (const secret of found) itemSecrets.add(secret);
-		redactor = new Redactor(itemSecrets);
-	};
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
+			if (accountCheckFailure !== undefined) throw accountCheckFailure;
 			const held = campaign?.held(itemIndex);
 			if (held) {
 				output.push({ json: held, pairedItem: { item: itemIndex } });
@@ -188,14 +236,15 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 				if (version !== undefined) itemDialect = dialectOf(dialect.name, version);
 			}
 			const itemRoute = operation.itemPath ? operation.itemPath(params) : route;
-			const request = await withStoredObject(operation, params, await buildRequest(operation, params, itemDialect, run), async (read) =>
-				await apiRequest(this, connection, { method: 'GET', route: read, instance, secrets: [...itemSecrets] }, itemIndex),
-			);
+			const built = await buildRequest(operation, params, itemDialect, run);
+			// The item's own secrets (a token it sets) are hidden in the read's errors too.
+			learn(built);
+			const request = await withStoredObject(operation, params, built, async (_read, route) => await askHelper('read', itemIndex, { route, instance }));
 			params.checkQuery(request.query);
 			learn(request);
 			// The item's own fields are checked (the request built) before the server is asked about the instance.
 			if (operation.cloudApiOnly && instance !== undefined) {
-				const integration = await integrationOf(instance, [...itemSecrets], itemIndex);
+				const integration = await integrationOf(instance, itemIndex);
 				if (integration !== undefined && integration !== CLOUD_API_INTEGRATION) {
 					throw inputError(
 						this.getNode(),
@@ -234,17 +283,19 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 			if (waitMs !== undefined) await pause(startedAt + waitMs - Date.now());
 			let results: IDataObject[];
 			if (operation.readAnswer) {
-				results = await operation.readAnswer(params, request, { ask: send, pause, startedAt });
+				results = await operation.readAnswer(params, request, {
+					ask: send,
+					helper: async (key, call) => await askHelper(key, itemIndex, { route: call.route, instance, body: call.body, qs: call.query }),
+					pause,
+					startedAt,
+				});
 			} else if (operation.pagination) {
 				results = await readPages(this.getNode(), operation.pagination, params, request, send, connection.timeoutMs);
 			} else {
 				const messageId = sends ? messageIdOf(request) : undefined;
 				if (sends && messageId !== undefined) sends.claim(messageId, itemIndex, params);
-				const lookUp = async () => {
-					const stored = await findSentMessage(this, connection, { instance, messageId: messageId as string, chat: request.body?.number, secrets: [...itemSecrets], itemIndex });
-					learn(stored);
-					return stored;
-				};
+				const lookUp = async () =>
+					await findSentMessage(async (body) => await askHelper('lookUp', itemIndex, { instance, body }), { messageId: messageId as string, chat: request.body?.number });
 				const attempt = async () =>
 					campaign ? await campaign.send(async () => await send(campaign.typed(request)), messageId !== undefined ? lookUp : undefined) : await send(request);
 				// A send n8n retries may have gone out in the try before: then the stored message answers.

@@ -3,6 +3,7 @@ import type { IDataObject, IHttpRequestMethods, INodeProperties } from 'n8n-work
 import type { Dialect } from '../../shared/dialect';
 import type { FoundWebhook } from '../../shared/routes';
 import type { ItemParameters } from './parameters';
+import type { HelperRequest, StoredRead } from './requests';
 
 export type Resource =
 	| 'message'
@@ -167,6 +168,13 @@ export interface Operation {
 	 * router honours a read-modify-write.
 	 */
 	update?: UpdateRule;
+	/**
+	 * Helper requests the operation makes itself (through `Exchange.helper` or `OperationRun`),
+	 * by key, each with its route and the answer it must be (./requests.ts). Those its features
+	 * imply (the read of `update`, a message id's look-up, the account check, the integration)
+	 * are declared with the feature. The router refuses any other request.
+	 */
+	helpers?: Readonly<Record<string, HelperRequest>>;
 }
 
 /**
@@ -179,10 +187,10 @@ export type UpdateRule =
 	| { rule: 'sendOnlyWhatIsSet' }
 	| {
 			rule: 'readModifyWrite';
-			/** The instance route (GET) that answers the stored object. */
-			read(params: ItemParameters): string;
-			/** The body sent: the stored object (as `read` answered it) with the item's request body over it. */
-			merge(stored: unknown, body: IDataObject, params: ItemParameters): IDataObject;
+			/** The read (GET, an instance route) that answers the stored object: a record, read strictly by the router. */
+			read: StoredRead;
+			/** The body sent: the stored record (as `read` answered it) with the item's request body over it. */
+			merge(stored: IDataObject, body: IDataObject, params: ItemParameters): IDataObject;
 	  };
 /** What the Sending options need to know of a send. */
 export interface MessageSend {
@@ -228,6 +236,11 @@ export interface OperationRun {
 export interface Exchange {
 	/** Sends one request of the item, as the router sends any (its route unless `built.route`). */
 	ask(built: BuiltRequest): Promise<unknown>;
+	/**
+	 * Sends one of the operation's declared helper requests (`helpers`, by key) and returns its
+	 * answer once it has the declared shape; anything else fails the item, naming the request.
+	 */
+	helper(key: string, built: BuiltRequest): Promise<unknown>;
 	/** Waits, stopping with an error when the execution is cancelled. */
 	pause(ms: number): Promise<void>;
 	/** When the node started this run (ms since the epoch, n8n's clock). */

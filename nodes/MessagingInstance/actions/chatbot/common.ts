@@ -109,6 +109,10 @@ function readField(params: ItemParameters, field: PlatformField): string | numbe
 		}
 		case 'option':
 			return type === 'boolean' ? params.flag(name, label) : params.text(name, label).trim();
+		case 'keepOrSwitch': {
+			const value = params.raw<unknown>(name, 'keep');
+			return value === 'keep' ? undefined : params.checkFlag(value, label);
+		}
 		case 'lines': {
 			const raw = params.raw<unknown>(name, '');
 			const entries = Array.isArray(raw)

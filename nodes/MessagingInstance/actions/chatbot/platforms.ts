@@ -22,7 +22,9 @@ export type FieldFormat =
 	/** a whole number */
 	| 'integer'
 	/** one of the field's options */
-	| 'option';
+	| 'option'
+	/** a switch the server keeps when the body leaves it out: "Keep Current" (the default) sends nothing, On and Off send true and false */
+	| 'keepOrSwitch';
 
 export interface PlatformField {
 	property: INodeProperties;
@@ -37,8 +39,11 @@ export interface BotPlatform {
 	name: string;
 	/** The platform's own fields of a bot, in the order shown (Create and Update). */
 	fields: PlatformField[];
-	/** Whether its settings schema requires Keep Open, Debounce Time and Ignored JIDs. */
-	settingsRequireAll: boolean;
+	/**
+	 * What its settings schema requires in every body (validate/<platform>.schema.ts, the same
+	 * at 2.3.6, 2.3.7 and 2.4.0-rc2): a write without one of them is refused.
+	 */
+	settingsRequired: readonly string[];
 	/** Fields of its default settings beyond the shared ones. */
 	settingsFields?: PlatformField[];
 }
@@ -53,6 +58,11 @@ const secret = (displayName: string, name: string, description: string): Platfor
 	property: { displayName, name, type: 'string', typeOptions: { password: true }, default: '', description },
 	format: 'secret',
 });
+
+/** What every platform's settings schema requires; Typebot's stops at Stop When I Write. */
+const SIX_REQUIRED = ['expire', 'keywordFinish', 'delayMessage', 'unknownMessage', 'listeningFromMe', 'stopBotFromMe'];
+const NINE_REQUIRED = [...SIX_REQUIRED, 'keepOpen', 'debounceTime', 'ignoreJids'];
+const ELEVEN_REQUIRED = [...NINE_REQUIRED, 'splitMessages', 'timePerChar'];
 
 const API_KEY_DESCRIPTION = 'The platform\'s API key; left empty, an update keeps the stored one. Never shown in the output.';
 
@@ -137,12 +147,24 @@ export const BOT_PLATFORMS: readonly BotPlatform[] = [
 				required: true,
 			},
 		],
-		settingsRequireAll: true,
+		settingsRequired: ['openaiCredsId', ...NINE_REQUIRED],
 		settingsFields: [
 			{ property: openAiCredentialProperty('openaiCredsId', 'The credential the settings use (e.g. to transcribe audio)'), format: 'text', required: true },
 			{
-				property: { displayName: 'Speech to Text', name: 'speechToText', type: 'boolean', default: false, description: 'Whether voice messages are transcribed before the bot reads them' },
-				format: 'option',
+				// The controller stores `speechToText: data.speechToText` (openai.controller.ts): sent only when chosen here.
+				property: {
+					displayName: 'Speech to Text',
+					name: 'speechToText',
+					type: 'options',
+					options: [
+						{ name: 'Keep Current', value: 'keep', description: 'Leave transcription as it is stored' },
+						{ name: 'On', value: true, description: 'Transcribe voice messages before the bot reads them' },
+						{ name: 'Off', value: false, description: 'Give voice messages to the bot as they are' },
+					],
+					default: 'keep',
+					description: 'Whether voice messages are transcribed before the bot reads them',
+				},
+				format: 'keepOrSwitch',
 			},
 		],
 	},
@@ -153,7 +175,7 @@ export const BOT_PLATFORMS: readonly BotPlatform[] = [
 			text('Typebot URL', 'url', 'Address of the Typebot server', 'https://typebot.example.com', true),
 			text('Typebot', 'typebot', 'Public ID of the flow on that server', 'my-typebot-abc123', true),
 		],
-		settingsRequireAll: false,
+		settingsRequired: SIX_REQUIRED,
 	},
 	{
 		value: 'dify',
@@ -180,13 +202,13 @@ export const BOT_PLATFORMS: readonly BotPlatform[] = [
 			text('API URL', 'apiUrl', 'Address of the Dify API', 'https://api.dify.ai/v1'),
 			secret('API Key', 'apiKey', API_KEY_DESCRIPTION),
 		],
-		settingsRequireAll: true,
+		settingsRequired: ELEVEN_REQUIRED,
 	},
 	{
 		value: 'flowise',
 		name: 'Flowise',
 		fields: [text('API URL', 'apiUrl', 'Address of the Flowise prediction API of the flow', 'https://flowise.example.com/api/v1/prediction/…', true), secret('API Key', 'apiKey', API_KEY_DESCRIPTION)],
-		settingsRequireAll: true,
+		settingsRequired: NINE_REQUIRED,
 	},
 	{
 		value: 'n8n',
@@ -196,19 +218,19 @@ export const BOT_PLATFORMS: readonly BotPlatform[] = [
 			text('Basic Auth User', 'basicAuthUser', 'User name of the webhook\'s basic authentication'),
 			secret('Basic Auth Password', 'basicAuthPass', 'Password of the webhook\'s basic authentication; left empty, an update keeps the stored one. Never shown in the output.'),
 		],
-		settingsRequireAll: true,
+		settingsRequired: ELEVEN_REQUIRED,
 	},
 	{
 		value: 'evoai',
 		name: 'EvoAI',
 		fields: [text('Agent URL', 'agentUrl', 'Address of the EvoAI agent', 'https://evoai.example.com/api/v1/a2a/…', true), secret('API Key', 'apiKey', API_KEY_DESCRIPTION)],
-		settingsRequireAll: true,
+		settingsRequired: ELEVEN_REQUIRED,
 	},
 	{
 		value: 'evolutionBot',
 		name: 'Evolution Bot',
 		fields: [text('API URL', 'apiUrl', 'Address of the bot\'s API', 'https://bot.example.com/api', true), secret('API Key', 'apiKey', API_KEY_DESCRIPTION)],
-		settingsRequireAll: true,
+		settingsRequired: ELEVEN_REQUIRED,
 	},
 ];
 

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../types';
-import { storedRecord } from '../updates';
+import { storedRead } from '../requests';
 
 const WHEN_ENABLED = { show: { chatwootEnabled: [true] } };
 
@@ -80,9 +80,9 @@ export const setChatwoot: Operation = {
 	 */
 	update: {
 		rule: 'readModifyWrite',
-		read: () => '/chatwoot/find',
-		merge: (stored, body) => {
-			const current = storedRecord(stored);
+		// The server answers a record even when nothing is stored (`enabled: false`, `url: ''`).
+		read: storedRead({ routes: ['/chatwoot/find'], route: () => '/chatwoot/find', recordFields: ['enabled', 'url', 'accountId', 'token'] }),
+		merge: (current, body) => {
 			const kept: IDataObject = {};
 			for (const key of STORED_TEXTS) kept[key] = typeof current[key] === 'string' ? current[key] : '';
 			for (const key of STORED_SWITCHES) kept[key] = current[key] === true;

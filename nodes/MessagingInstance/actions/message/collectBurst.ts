@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { ItemParameters } from '../parameters';
 import type { Exchange, Operation } from '../types';
 import { burstItem, decided, judge, type BurstRules } from './collectBurst/burst';
+import { MAX_SILENT_MINUTES, personWithin, windowRead } from './collectBurst/silence';
 import { chatQuery, findById, readChat, ReadMessages, type AskFindMessages } from '../../../shared/chatHistory';
 
 /**
@@ -24,25 +25,32 @@ const MAX_WAIT_SECONDS = 3_600;
 interface BurstParameters extends BurstRules {
 	chatId: string;
 	messageId: string;
+	/** No output while a person wrote in the chat within this many minutes (0: off). */
+	silentAfterPersonMinutes: number;
 }
 
-function readParameters(params: ItemParameters): Omit<BurstParameters, 'startedAt'> {
+function readParameters(params: ItemParameters): BurstParameters {
 	const raw = params.recipient('chatId', true).trim();
 	const chatId = /^\d+$/.test(raw) ? `${raw}@s.whatsapp.net` : raw;
 	if (chatId === '') params.fail(params.label('chatId'), 'is required', 'Put Collect Burst right after the Messaging Instance Trigger: its chatId is the default.');
 	const messageId = params.identifier('messageId').trim();
 	const quietSeconds = params.number('quietSeconds', { min: 0, max: MAX_QUIET_SECONDS });
 	const maxWaitSeconds = params.number('maxWaitSeconds', { min: 1, max: MAX_WAIT_SECONDS });
-	return { chatId, messageId, quietSeconds, maxWaitSeconds };
+	const options = params.collection('options');
+	const silentAfterPersonMinutes =
+		options.silentAfterPersonMinutes === undefined
+			? 0
+			: params.checkNumber(options.silentAfterPersonMinutes, params.label('options.silentAfterPersonMinutes'), { min: 0, max: MAX_SILENT_MINUTES });
+	return { chatId, messageId, quietSeconds, maxWaitSeconds, silentAfterPersonMinutes };
 }
 
 /** Reads the chat until the run's burst is decided: by the chat's JID, and by the LID where the server stored the message under it (2.3.6). */
 async function readHistory(exchange: Exchange, params: ItemParameters, burst: BurstParameters): Promise<ReadMessages> {
 	const fail = (problem: string): never => params.fail('Find Messages', problem, 'Check the Base URL and the dialect of the credential.');
-	const ask: AskFindMessages = async (body) => await exchange.ask({ body });
+	const ask: AskFindMessages = async (body) => await exchange.helper('history', { body });
 	for (let attempt = 1; ; attempt++) {
 		const read = new ReadMessages();
-		const enough = () => decided(read.all(), burst.messageId, burst);
+		const enough = () => decided(read.all(), burst.messageId, burst) && windowRead(read.all(), burst.messageId, burst.silentAfterPersonMinutes);
 		await readChat(ask, burst.chatId, read, enough, fail);
 		if (!read.has(burst.messageId)) {
 			const own = await findById(ask, burst.messageId, fail);
@@ -69,10 +77,13 @@ async function readHistory(exchange: Exchange, params: ItemParameters, burst: Bu
 }
 
 async function collect(params: ItemParameters, exchange: Exchange): Promise<IDataObject[]> {
-	const burst: BurstParameters = { ...readParameters(params), startedAt: exchange.startedAt };
+	const burst = readParameters(params);
 	const read = await readHistory(exchange, params, burst);
 	const verdict = judge(read.all(), burst.messageId, burst);
-	return verdict.kind === 'burst' ? [burstItem(verdict.burst, burst.chatId)] : [];
+	if (verdict.kind !== 'burst') return [];
+	// A person is answering in the chat: this run outputs nothing (no failure), the next burst after their silence is answered.
+	if (personWithin(read.all(), verdict.burst[verdict.burst.length - 1], burst.silentAfterPersonMinutes)) return [];
+	return [burstItem(verdict.burst, burst.chatId)];
 }
 
 export const collectBurst: Operation = {
@@ -117,8 +128,28 @@ export const collectBurst: Operation = {
 			default: 60,
 			description: 'The longest a burst grows: a contact who keeps writing gets an answer for every this many seconds of messages',
 		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [
+				{
+					displayName: 'Silent After Person (Minutes)',
+					name: 'silentAfterPersonMinutes',
+					type: 'number',
+					typeOptions: { minValue: 0, maxValue: MAX_SILENT_MINUTES, numberPrecision: 1 },
+					default: 0,
+					description:
+						"Hand over to a person: no output while the account's owner or an agent wrote in the chat (on a phone or WhatsApp Desktop) within this many minutes of the contact's last message. The workflow's own replies never count. 0 turns it off. See the docs for what counts as a person on each server version.",
+				},
+			],
+		},
 	],
 	path: '/chat/findMessages',
+	// Every read of the chat goes through the router's door: a page of message records, the chat's.
+	helpers: { history: { name: 'The read of the chat (Find Messages)', method: 'POST', routes: ['/chat/findMessages'], answer: 'page', pageField: 'messages', belongs: 'chat', unlessAnswered: 'nothing was output' } },
 	buildRequest: (params) => ({ body: chatQuery(readParameters(params).chatId, 1) }),
 	waitsBeforeRequest: (params) => (readParameters(params).quietSeconds + SETTLE_SECONDS) * 1_000,
 	readAnswer: async (params, _request, exchange) => await collect(params, exchange),

@@ -1,10 +1,7 @@
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { Connection } from '../../../shared/transport';
-import { apiRequest } from '../../../shared/transport';
+import { ownMessageId } from '../../../shared/ownMessageId';
 import type { Dialect } from '../../../shared/dialect';
-import { countedPage, ListShapeError } from '../pages';
 import type { ItemParameters } from '../parameters';
 import type { BuiltRequest, OperationRun } from '../types';
 
@@ -29,9 +26,6 @@ import type { BuiltRequest, OperationRun } from '../types';
  * execution, the node, the node's run (a loop runs a node several times) and the item.
  */
 
-/** Baileys' own ids are `3EB0` and 18 hex digits; the node's have the same form. */
-const ID_PREFIX = '3EB0';
-
 /** What a user may set: WhatsApp ids are short runs of letters and digits. */
 const USER_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -53,26 +47,6 @@ export function withMessageIdOption(options: INodeProperties): INodeProperties {
 	};
 }
 
-const FNV_PRIME = 0x100000001b3n;
-const MASK_64 = 0xffffffffffffffffn;
-
-/**
- * FNV-1a over the text's UTF-8 bytes, 64 bits, from the given start, then MurmurHash3's final
- * mix: FNV alone leaves ids of neighbouring items alike in their first digits.
- */
-function hash64(text: string, start: bigint): bigint {
-	let hash = start;
-	for (const byte of Buffer.from(text, 'utf8')) {
-		hash ^= BigInt(byte);
-		hash = (hash * FNV_PRIME) & MASK_64;
-	}
-	hash ^= hash >> 33n;
-	hash = (hash * 0xff51afd7ed558ccdn) & MASK_64;
-	hash ^= hash >> 33n;
-	hash = (hash * 0xc4ceb9fe1a85ec53n) & MASK_64;
-	return hash ^ (hash >> 33n);
-}
-
 /** Which run of the node this is in the execution (0 unless a loop runs it again); n8n's `$runIndex`. */
 export function runIndexOf(ctx: IExecuteFunctions): number {
 	const runIndex = Number(ctx.getWorkflowDataProxy(0).$runIndex);
@@ -80,16 +54,14 @@ export function runIndexOf(ctx: IExecuteFunctions): number {
 }
 
 /**
- * The node's id for one item of one run: 72 bits of two hashes of what makes the send
- * unique, or undefined without an execution id (then no two runs could be told apart).
+ * The node's id for one item of one run: a hash of what makes the send unique, in the form
+ * the package's sends are known by again (../../../shared/ownMessageId.ts), or undefined
+ * without an execution id (then no two runs could be told apart).
  */
 export function nodeMessageId(ctx: IExecuteFunctions, runIndex: number, itemIndex: number): string | undefined {
 	const executionId = ctx.getExecutionId();
 	if (typeof executionId !== 'string' || executionId === '') return undefined;
-	const identity = JSON.stringify([ctx.getWorkflow().id ?? '', executionId, ctx.getNode().id, runIndex, itemIndex]);
-	const first = hash64(identity, 0xcbf29ce484222325n).toString(16).padStart(16, '0');
-	const second = hash64(`${identity}\u0000`, 0x84222325cbf29ce4n).toString(16).padStart(16, '0');
-	return `${ID_PREFIX}${first}${second.slice(0, 2)}`.toUpperCase();
+	return ownMessageId(JSON.stringify([ctx.getWorkflow().id ?? '', executionId, ctx.getNode().id, runIndex, itemIndex]));
 }
 
 /**
@@ -200,57 +172,19 @@ export class SendRecord {
 	}
 }
 
-/** Find Messages, the route Message → Get Many reads. */
-const FIND_MESSAGES = '/chat/findMessages';
-
 /**
  * The message this instance sent with this id, as the server stores it, or undefined when it
- * has none. A failed lookup fails the item: sending without knowing could send twice.
+ * has none. `ask` is the router's door (requests.ts LOOK_UP_BEFORE_RESEND): an answer that is
+ * not a page of message records fails the item there — sending without knowing could send
+ * twice. Of the records, only this message in this chat belongs to the look-up.
  */
-export async function findSentMessage(
-	ctx: IExecuteFunctions,
-	connection: Connection,
-	lookup: { instance: string | undefined; messageId: string; chat: unknown; secrets: string[]; itemIndex: number },
-): Promise<IDataObject | undefined> {
-	const failed = (problem: string, status?: string) =>
-		new NodeOperationError(ctx.getNode(), `The look-up before sending again failed: ${problem}`, {
-			itemIndex: lookup.itemIndex,
-			description: `n8n's Retry On Fail ran this send again after a try whose answer was lost, so the node asked the server (Find Messages) whether that try went out; without an answer it does not send, since the message may be in the chat already. Check the chat, then run again${status === '404' ? '. This server has no Find Messages route the node can use (HTTP 404): turn off Retry On Fail for this node, or upgrade the server' : ''}.`,
-		});
-	let answer: unknown;
-	try {
-		answer = await apiRequest(
-			ctx,
-			connection,
-			{
-				route: FIND_MESSAGES,
-				instance: lookup.instance,
-				body: { where: { key: { id: lookup.messageId, fromMe: true } }, page: 1, offset: 10 },
-				secrets: lookup.secrets,
-			},
-			lookup.itemIndex,
-		);
-	} catch (error) {
-		const status = (error as { httpCode?: string | null }).httpCode ?? undefined;
-		throw failed((error as Error).message, status);
-	}
-	// A 200 that says it failed, or that has no list of messages, is no "not found".
-	const record = answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? (answer as IDataObject) : undefined;
-	if (record?.error !== undefined && record.error !== false && record.error !== null) {
-		throw failed(`the server answered with an error (${String(typeof record.message === 'string' ? record.message : JSON.stringify(record.error)).slice(0, 200)})`);
-	}
-	let records: unknown[];
-	try {
-		records = countedPage(record?.messages as Parameters<typeof countedPage>[0]).records;
-	} catch (error) {
-		throw failed(`the server's answer has no list of messages (${error instanceof ListShapeError ? error.problem : 'unreadable'})`);
-	}
+export async function findSentMessage(ask: (body: IDataObject) => Promise<unknown>, lookup: { messageId: string; chat: unknown }): Promise<IDataObject | undefined> {
+	const answer = (await ask({ where: { key: { id: lookup.messageId, fromMe: true } }, page: 1, offset: 10 })) as { messages: { records: IDataObject[] } };
 	const chat = typeof lookup.chat === 'string' ? lookup.chat : undefined;
-	const found = records.find((entry) => {
-		const key = (entry as { key?: { id?: unknown; remoteJid?: unknown } } | null)?.key;
+	return answer.messages.records.find((entry) => {
+		const key = entry.key as { id?: unknown; remoteJid?: unknown } | null | undefined;
 		return key?.id === lookup.messageId && (chat === undefined || sameChat(key.remoteJid, chat));
 	});
-	return found as IDataObject | undefined;
 }
 
 /** The digits of a chat's user part: `5511999990000` of `5511999990000@s.whatsapp.net` or of `+55 11 99999-0000`. */
@@ -260,10 +194,10 @@ function userOf(chat: string): string {
 }
 
 /**
- * Whether a stored message's chat is the one this send goes to. Brazilian mobile numbers are
+ * Whether a stored message's chat (or a check result's number) is the one this send goes to. Brazilian mobile numbers are
  * stored with or without the ninth digit (the server asks WhatsApp), so both forms match.
  */
-function sameChat(stored: unknown, sentTo: string): boolean {
+export function sameChat(stored: unknown, sentTo: string): boolean {
 	if (typeof stored !== 'string') return false;
 	const a = userOf(stored);
 	const b = userOf(sentTo);

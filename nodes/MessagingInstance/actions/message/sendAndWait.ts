@@ -2,6 +2,7 @@ import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import { recipientProperty } from '../fields';
 import type { ItemParameters } from '../parameters';
+import { INSTANCE_WEBHOOK } from '../requests';
 import type { Operation } from '../types';
 import { chatReplyRequest } from './sendAndWait/chatReply';
 import { approvalSettings, formSettings, responseTypeOf, sendAndWaitProperties } from './sendAndWait/settings';
@@ -48,6 +49,8 @@ export const sendAndWait: Operation = {
 	description: 'Send a message and pause the workflow until the recipient answers, through a link or in the chat',
 	properties: [recipientProperty(), ...sendAndWaitProperties],
 	path: '/message/sendText',
+	// Reply in the Chat reads the instance's webhook to find its trigger (sendAndWait/chatReply.ts).
+	helpers: { webhook: INSTANCE_WEBHOOK },
 	buildRequest: async (params, dialect, run) => {
 		if (params.raw<unknown>('responseType') === 'chatReply') return await chatReplyRequest(params, dialect, run, waitTillOf(params));
 		// No link preview: to build one the server fetches the first link of the text.

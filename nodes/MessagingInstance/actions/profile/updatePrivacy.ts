@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { quoted } from '../normalise';
 import type { Operation } from '../types';
-import { storedRecord } from '../updates';
+import { storedRead } from '../requests';
 
 const EVERYONE = { name: 'Everyone', value: 'all' };
 const CONTACTS = { name: 'My Contacts', value: 'contacts' };
@@ -98,9 +98,8 @@ export const updatePrivacy: Operation = {
 	},
 	update: {
 		rule: 'readModifyWrite',
-		read: () => '/chat/fetchPrivacySettings',
-		merge: (stored, body, params) => {
-			const current = storedRecord(stored);
+		read: storedRead({ routes: ['/chat/fetchPrivacySettings'], route: () => '/chat/fetchPrivacySettings', recordFields: SETTINGS.map(({ key }) => key) }),
+		merge: (current, body, params) => {
 			const merged: IDataObject = {};
 			for (const { key, property } of SETTINGS) {
 				const value = body[key] ?? current[key];

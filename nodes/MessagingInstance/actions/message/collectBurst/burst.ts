@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { inOrder, type StoredMessage } from '../../../../shared/chatHistory';
-import { textOf, timestampOf } from '../../../../shared/messageContent';
+import { isGroupJid, readableTextOf, timestampOf } from '../../../../shared/messageContent';
 
 /**
  * A burst is worked out from the server's stored history alone, the same way by every run
@@ -19,8 +19,6 @@ import { textOf, timestampOf } from '../../../../shared/messageContent';
 export interface BurstRules {
 	quietSeconds: number;
 	maxWaitSeconds: number;
-	/** When this run started (ms, n8n's clock). */
-	startedAt: number;
 }
 
 /** Stored kinds that are about another message (an edit, a reaction, a vote), not a message of their own. */
@@ -36,15 +34,24 @@ const NOT_A_MESSAGE = new Set([
 	'',
 ]);
 
+/** Whether a stored message is one of its own (not an edit, a reaction, a vote about another). */
+export function isAMessage(message: StoredMessage): boolean {
+	return !NOT_A_MESSAGE.has(message.messageType);
+}
+
 const FILE_KINDS = new Set(['imageMessage', 'videoMessage', 'audioMessage', 'documentMessage', 'documentWithCaptionMessage', 'stickerMessage', 'ptvMessage']);
 
 function isContactMessage(message: StoredMessage): boolean {
 	return !message.fromMe && !NOT_A_MESSAGE.has(message.messageType);
 }
 
-/** Whether `message` is by the author of `own` (in a group, one of its author JIDs; else the contact of the chat). */
+/**
+ * Whether `message` is by the author of `own`: in a group, one of its author JIDs (every
+ * member's message names its author, chatHistory's readRecord sees to it); in a direct chat
+ * every message not the instance's is the contact's.
+ */
 function sameAuthor(message: StoredMessage, own: StoredMessage): boolean {
-	if (own.authorJids.length === 0) return true;
+	if (!isGroupJid(own.chatJids[0])) return true;
 	return message.authorJids.some((jid) => own.authorJids.includes(jid));
 }
 
@@ -85,11 +92,16 @@ export type Verdict =
 	| { kind: 'notAMessage'; message: StoredMessage }
 	/** A newer message of the same burst exists: its run answers. */
 	| { kind: 'later'; newer: StoredMessage }
-	/** The instance wrote after the burst before this run even started: a second delivery of a message already answered. */
-	| { kind: 'answered'; reply: StoredMessage }
 	| { kind: 'burst'; burst: StoredMessage[] };
 
-/** What the run of `messageId` does, given the chat's messages it read. */
+/**
+ * What the run of `messageId` does, given the chat's messages it read. Only the server's
+ * history decides, never when the run started: the run of a burst's last message answers
+ * it however late n8n started it, even after the instance wrote in the chat (that message
+ * ends the burst; it does not answer it for the contact). A second delivery of a message is
+ * told by its key, where deliveries arrive: the trigger's duplicate check, and across a
+ * restart the Remove Duplicates step (docs/collect-burst.md).
+ */
 export function judge(messages: readonly StoredMessage[], messageId: string, rules: BurstRules): Verdict {
 	const ordered = inOrder(messages);
 	const own = ordered.find((message) => message.messageId === messageId);
@@ -98,9 +110,6 @@ export function judge(messages: readonly StoredMessage[], messageId: string, rul
 	const burst = burstsOf(ordered, own, rules).find((candidate) => candidate.messages.includes(own))?.messages ?? [own];
 	const last = burst[burst.length - 1];
 	if (last !== own) return { kind: 'later', newer: last };
-	// Whole seconds on the server's clock: a reply at least one second before the run began.
-	const reply = ordered.slice(ordered.indexOf(own) + 1).find((message) => message.fromMe && (message.seconds + 1) * 1000 <= rules.startedAt);
-	if (reply) return { kind: 'answered', reply };
 	return { kind: 'burst', burst };
 }
 
@@ -133,7 +142,8 @@ export function burstItem(burst: readonly StoredMessage[], chatId: string): IDat
 	const messages = burst.map((message) => ({
 		messageId: message.messageId,
 		messageType: message.messageType,
-		text: textOf(message.message),
+		// A voice note's text is the server's transcription, when it made one (textFrom says so).
+		...readableTextOf(message.message),
 		timestamp: timestampOf(message.seconds, undefined),
 		hasFile: hasFile(message),
 	}));

@@ -1,4 +1,7 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import type { ItemParameters } from '../../parameters';
+import { sameChat } from '../messageId';
 
 /**
  * The run's numbers checked for an account before the first message (Only Numbers With an
@@ -9,10 +12,21 @@ import type { ItemParameters } from '../../parameters';
  */
 export const CHECK_BATCH = 100;
 
-/** An item's number as checked: `exists` false means the server said it has no account. */
+/**
+ * An item's number as checked: `account` when the answer names it (in any form: digits, `+`,
+ * a JID) with `exists: true` and never otherwise; `noAccount` when it names it any other way;
+ * `notNamed` when the answer leaves it out (not sent either: nobody said it has an account).
+ */
 export interface CheckedNumber {
 	number: string;
-	exists: boolean;
+	verdict: 'account' | 'noAccount' | 'notNamed';
+}
+
+/** The verdict on one number from the check results (each a record, as the router's door read them). */
+function verdictOn(number: string, results: readonly IDataObject[]): CheckedNumber['verdict'] {
+	const naming = results.filter((result) => [result.number, result.jid].some((name) => sameChat(name, number)));
+	if (naming.length === 0) return 'notNamed';
+	return naming.every((result) => result.exists === true) ? 'account' : 'noAccount';
 }
 
 /** The checked number of each item that has one to check. */
@@ -21,8 +35,9 @@ export type AccountCheck = Map<number, CheckedNumber>;
 /**
  * Checks the numbers of every item, grouped by instance, in batches. An item whose instance
  * or number cannot be read is left out (its own send fails with the field named); a group or
- * any other JID is left to the send (only phone numbers are checked); a number the answer
- * does not name is sent to.
+ * any other JID is left to the send (only phone numbers are checked). `checkNumbers` answers
+ * the check results as a strict list of records, or throws (the router's door): then nothing
+ * is sent.
  */
 export async function checkAccounts(
 	itemCount: number,
@@ -50,15 +65,10 @@ export async function checkAccounts(
 		const all = [...numbers.keys()];
 		for (let start = 0; start < all.length; start += CHECK_BATCH) {
 			const batch = all.slice(start, start + CHECK_BATCH);
-			const answer = await checkNumbers(instance, batch);
-			const withoutAccount = new Set(
-				(Array.isArray(answer) ? answer : [])
-					.filter((entry) => (entry as { exists?: unknown } | null)?.exists === false)
-					.map((entry) => (entry as { number?: unknown }).number),
-			);
+			const results = (await checkNumbers(instance, batch)) as IDataObject[];
 			for (const number of batch) {
-				const exists = !withoutAccount.has(number);
-				for (const itemIndex of numbers.get(number) ?? []) checked.set(itemIndex, { number, exists });
+				const verdict = verdictOn(number, results);
+				for (const itemIndex of numbers.get(number) ?? []) checked.set(itemIndex, { number, verdict });
 			}
 		}
 	}

@@ -2,8 +2,6 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { pause } from '../../../../shared/pause';
-import { CHECK_NUMBERS_PATH } from '../../../../shared/routes';
-import { apiRequest, type Connection } from '../../../../shared/transport';
 import type { ItemParameters } from '../../parameters';
 import type { BuiltRequest, MessageSend } from '../../types';
 import { checkAccounts, type AccountCheck } from './accounts';
@@ -61,10 +59,10 @@ export function isAccountTrouble(error: unknown): boolean {
 	return statusOf(error) === 401 || isRateLimit(error) || ACCOUNT_TROUBLE.test(textOf(error));
 }
 
-/** The wait a 429 names (the transport writes Retry-After into its message as "retry after N s"). */
-function retryAfterMs(error: unknown): number | undefined {
-	const match = /retry after (\d{1,9}) s/.exec(textOf(error));
-	return match ? Number(match[1]) * 1000 : undefined;
+/** The wait a 429 names in seconds, any number of digits (the transport writes Retry-After into its message as "retry after N s"). */
+function retryAfterSeconds(error: unknown): number | undefined {
+	const match = /retry after (\d+) s/.exec(textOf(error));
+	return match ? Number(match[1]) : undefined;
 }
 
 /** The node's waits: shared/pause.ts (n8n-workflow's sleep, ended by the execution's cancel signal), said in the campaign's words. */
@@ -80,6 +78,15 @@ const realClock = (node: INode, signal: AbortSignal | undefined): Clock => ({
 	random: () => Math.random(),
 });
 
+/** The rate limit's error, saying the server asked for a wait longer than the node waits (MAX_WAIT_SECONDS). */
+function tooLongWait(error: unknown, seconds: number): unknown {
+	const refusal = error as { message?: unknown; description?: unknown };
+	if (typeof refusal.message === 'string') {
+		refusal.message = `${refusal.message}: the server asks to wait ${seconds > 1e9 ? 'more than 30 years' : `${seconds} s`}, more than ${MAX_WAIT_SECONDS / 60} minutes, so the message is not tried again`;
+	}
+	return error;
+}
+
 export class Campaign {
 	/** When the last message of this run (its first try or a retry) went out, and when the server answered it. */
 	private last: { startAt: number; answerAt: number } | undefined;
@@ -90,30 +97,28 @@ export class Campaign {
 	/** A campaign of these settings; `open` reads them from the node. */
 	constructor(
 		private readonly settings: SendingSettings,
-		private readonly accounts: AccountCheck,
+		private accounts: AccountCheck,
 		private readonly clock: Clock,
+		private readonly itemParameters?: (itemIndex: number) => ItemParameters,
+		private readonly itemCount = 0,
 	) {}
 
-	/**
-	 * The run's campaign, or undefined when the Sending options are not set. Reads them from the
-	 * first item, then checks the numbers of every item in one request per instance (in batches),
-	 * before anything is sent.
-	 */
-	static async open(
-		ctx: IExecuteFunctions,
-		send: MessageSend,
-		connection: Connection,
-		itemParameters: (itemIndex: number) => ItemParameters,
-		clock?: Clock,
-	): Promise<Campaign | undefined> {
+	/** The run's campaign, or undefined when the Sending options are not set: read from the first item. */
+	static open(ctx: IExecuteFunctions, send: MessageSend, itemParameters: (itemIndex: number) => ItemParameters, clock?: Clock): Campaign | undefined {
 		const settings = readSending(itemParameters(0), send);
 		if (!settings) return undefined;
 		const signal = (ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined }).getExecutionCancelSignal?.();
-		const itemCount = ctx.getInputData().length;
-		const checkNumbers = async (instance: string, numbers: string[]) =>
-			await apiRequest(ctx, connection, { route: CHECK_NUMBERS_PATH[connection.dialect.name], instance, body: { numbers } });
-		const accounts = settings.onlyNumbersWithAccount ? await checkAccounts(itemCount, itemParameters, checkNumbers) : new Map();
-		return new Campaign(settings, accounts, clock ?? realClock(ctx.getNode(), signal));
+		return new Campaign(settings, new Map(), clock ?? realClock(ctx.getNode(), signal), itemParameters, ctx.getInputData().length);
+	}
+
+	/**
+	 * Only Numbers With an Account: checks the numbers of every item in one request per instance
+	 * (in batches) before anything is sent. `checkNumbers` is the router's door (the declared
+	 * account check): it answers check results or throws, and then nothing is sent.
+	 */
+	async checkAccounts(checkNumbers: (instance: string, numbers: string[]) => Promise<unknown>): Promise<void> {
+		if (!this.settings.onlyNumbersWithAccount || !this.itemParameters) return;
+		this.accounts = await checkAccounts(this.itemCount, this.itemParameters, checkNumbers);
 	}
 
 	/** What an item comes out as when it is not sent (no account, or the run has stopped); undefined: send it. */
@@ -122,8 +127,15 @@ export class Campaign {
 		if (this.stoppedBecause !== undefined) {
 			return { outcome: 'notSent' satisfies Outcome, reason: this.stoppedBecause, ...(number ? { number: number.number } : {}) };
 		}
-		if (number && !number.exists) {
+		if (number?.verdict === 'noAccount') {
 			return { outcome: 'skipped' satisfies Outcome, reason: 'The number has no WhatsApp account (checked before the first message)', number: number.number };
+		}
+		if (number?.verdict === 'notNamed') {
+			return {
+				outcome: 'notSent' satisfies Outcome,
+				reason: 'Not sent: the account check before the first message did not name this number, so nobody said it has a WhatsApp account',
+				number: number.number,
+			};
 		}
 		return undefined;
 	}
@@ -155,11 +167,12 @@ export class Campaign {
 			this.last = { startAt, answerAt: this.clock.now() };
 			if (attempt.status === 'fulfilled') return attempt.value;
 			const error: unknown = attempt.reason;
-			const wait = rateLimit && retry < rateLimit.retries && isRateLimit(error)
-				? (retryAfterMs(error) ?? rateLimit.firstWaitMs * 2 ** retry + this.clock.random() * rateLimit.firstWaitMs)
-				: undefined;
+			if (!rateLimit || retry >= rateLimit.retries || !isRateLimit(error)) throw error;
+			const named = retryAfterSeconds(error);
 			// A server that asks for longer than the node ever waits gets the error, not a hung run.
-			if (wait === undefined || wait > MAX_WAIT_SECONDS * 1000) throw error;
+			if (named !== undefined && named > MAX_WAIT_SECONDS) throw tooLongWait(error, named);
+			const wait = named !== undefined ? named * 1000 : rateLimit.firstWaitMs * 2 ** retry + this.clock.random() * rateLimit.firstWaitMs;
+			if (wait > MAX_WAIT_SECONDS * 1000) throw error;
 			await this.clock.sleep(wait);
 			// A rate limit is an answer that refused the message; the lookup only guards against a
 			// server that took it all the same, so a lookup that fails does not stop the retry.

@@ -1,0 +1,42 @@
+import { expectNoSecrets, INSTANCE, secretOf, setup, type Setup } from './helpers';
+
+/**
+ * The settings a delivery keeps (deliverySettings.ts) for at most a minute: that minute is
+ * measured on a monotonic clock, and what the trigger hides is always the credential's
+ * current API key, even while the kept secrets still let the old registration in.
+ */
+describe('the trigger\'s kept delivery settings', () => {
+	let s: Setup;
+	beforeEach(async () => {
+		// Only the wall clock and the monotonic clock are n8n's to step; sockets keep real timers.
+		jest.useFakeTimers({ doNotFake: ['hrtime', 'nextTick', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
+		s = await setup('v2');
+	});
+	afterEach(async () => {
+		jest.useRealTimers();
+		await s.close();
+	});
+
+	it('a new API key is hidden from the very next item; a wall clock stepped back an hour keeps the old secret no longer than the minute', async () => {
+		const { sandbox, harness } = s;
+		await harness.activate();
+		const oldSecret = secretOf(s);
+		const first = await sandbox.injectMessage(INSTANCE, { from: '5511999990000', text: 'first' });
+		expect(first?.attempts.at(-1)?.status).toBe(200);
+
+		// The key is changed in n8n; the server still delivers to the registered URL (old secret).
+		const newKey = 'NEW-API-KEY-3f9a8b7c6d5e4f3a2b1c';
+		harness.setCredentials({ apiKey: newKey });
+		const leaked = await sandbox.injectMessage(INSTANCE, { from: '5511999990000', text: `the key is ${newKey}` });
+		expect(leaked?.attempts.at(-1)?.status).toBe(200);
+		expect(harness.emitted.map((item) => item.json.text)).toEqual(['first', 'the key is [redacted]']);
+		expectNoSecrets(harness.emitted, [newKey, oldSecret]);
+
+		// The wall clock steps back an hour, then a minute passes: the kept minute is over.
+		jest.setSystemTime(Date.now() - 3_600_000);
+		jest.advanceTimersByTime(61_000);
+		const late = await sandbox.injectMessage(INSTANCE, { from: '5511999990000', text: 'with the old secret' });
+		expect(late?.attempts.map((attempt) => attempt.status)).toEqual([401]);
+		expect(harness.emitted).toHaveLength(2);
+	});
+});
