@@ -10,10 +10,13 @@ import type { Report } from './report';
 
 export async function nodeTypeChecks(report: Report, rest: RestClient): Promise<void> {
 	await report.check('(c) n8n exposes messagingInstance, messagingInstanceTrigger, messagingInstanceChatMemory and the messagingInstanceTool variant (and no tool variant of the memory)', async () => {
-		const types = (await rest.nodeTypes()) as Array<{ name: string }>;
+		const types = (await rest.nodeTypes()) as Array<{ name: string; codex?: { subcategories?: Record<string, string[]> } }>;
 		const names = new Set(types.map((t) => t.name));
 		// The memory's node loads on every n8n (1.x included): only its supplyData needs the AI node SDK.
 		assert.ok(!names.has(`${PACKAGE_NAME}.messagingInstanceChatMemoryTool`), 'a tool variant of the chat memory');
+		// Listed where the editor offers memories for an agent's Memory input: AI → Memory.
+		const memory = types.find((t) => t.name === `${PACKAGE_NAME}.messagingInstanceChatMemory`);
+		assert.deepEqual(memory?.codex?.subcategories?.AI, ['Memory'], `the memory's codex: ${JSON.stringify(memory?.codex)}`);
 		const missing = ['messagingInstance', 'messagingInstanceTrigger', 'messagingInstanceChatMemory', 'messagingInstanceTool'].filter(
 			(n) => !names.has(`${PACKAGE_NAME}.${n}`),
 		);

@@ -6,6 +6,7 @@ import { inputError } from '../shared/errors';
 import { searchInstances } from '../shared/pickers';
 import { CURRENT_MESSAGES_EXPRESSION, MAX_INTERACTIONS, memoryProperties } from './description';
 import { readTurns, type MemorySettings } from './history';
+import codexFile from './MessagingInstanceChatMemory.node.json';
 
 /** The longest chat JID or message id taken; no server has longer ones. */
 const MAX_ID_CHARS = 256;
@@ -71,6 +72,9 @@ export class MessagingInstanceChatMemory implements INodeType {
 		subtitle: '={{ "Chat: " + $parameter["chatId"] }}',
 		description: 'Give an AI agent the chat\'s history as the messaging server stored it, with no database of its own',
 		defaults: { name: 'Messaging Instance Chat Memory' },
+		// In the description, not only beside it: n8n reads a node's codex from its description
+		// first, and this is what lists the node under AI → Memory in the node creator.
+		codex: { categories: codexFile.categories, subcategories: codexFile.subcategories, alias: codexFile.alias, resources: codexFile.resources },
 		inputs: NO_INPUTS,
 		outputs: AI_MEMORY,
 		outputNames: ['Memory'],

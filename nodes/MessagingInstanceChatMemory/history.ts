@@ -46,12 +46,15 @@ export async function readTurns(ctx: ISupplyDataFunctions, itemIndex: number, se
 				'Set the credential\'s Server Dialect to "Server v2.x": Evolution API v2 servers store the chats and answer Find Messages.',
 			);
 		}
-		const ask: AskFindMessages = async (body) =>
-			await apiRequest(ctx, connection, { route: FIND_MESSAGES, instance: settings.instance, body }, itemIndex);
+		const rows = new HistoryRows();
+		const ask: AskFindMessages = async (body) => {
+			const answer = await apiRequest(ctx, connection, { route: FIND_MESSAGES, instance: settings.instance, body }, itemIndex);
+			rows.noteAnswer(answer);
+			return answer;
+		};
 		const fail = (problem: string): never => {
 			throw operationError(node, itemIndex, `Find Messages ${problem}`, 'Check the Base URL and the dialect of the credential.');
 		};
-		const rows = new HistoryRows();
 		const isGroup = isGroupJid(settings.chatId);
 		const current = settings.current;
 		// One turn more than the window: the oldest turn in it is then known to be whole.

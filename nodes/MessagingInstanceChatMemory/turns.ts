@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { inOrder, ReadMessages, type StoredMessage } from '../shared/chatHistory';
-import { isLidJid, isPhoneJid, isRecord, mediaOf, str, textOf, unwrap } from '../shared/messageContent';
+import { isLidJid, isPhoneJid, isRecord, mediaOf, str, textOf, transcriptionOf, unwrap } from '../shared/messageContent';
 
 /**
  * A chat's stored messages as the turns of a conversation for the AI Agent: oldest first, the
@@ -26,15 +26,18 @@ interface RowFacts {
 
 /**
  * The messages read (the chat's pages, through chatHistory.ts's readers), with the facts of
- * each row the turns need: the author's display name, and whether the server marked the
- * message deleted (`key.deleted` when the instance deleted it, a `DELETED` update when the
- * contact did).
+ * each row the turns need beyond the stored message: the author's display name, and whether
+ * the server marked the message deleted (`key.deleted` when the instance deleted it, a
+ * `DELETED` update when the contact did). The facts are noted from each answer as it comes;
+ * the readers decide whether the answer is a page of messages at all (they fail closed).
  */
 export class HistoryRows extends ReadMessages {
 	private readonly facts = new Map<string, RowFacts>();
 
-	add(records: readonly unknown[]): void {
-		super.add(records);
+	/** Notes the facts of an answer's records (Find Messages' `messages.records`). */
+	noteAnswer(answer: unknown): void {
+		const page = isRecord(answer) && isRecord(answer.messages) ? answer.messages : undefined;
+		const records = Array.isArray(page?.records) ? page.records : [];
 		for (const record of records) {
 			if (!isRecord(record) || !isRecord(record.key)) continue;
 			const id = str(record.key.id);
@@ -119,14 +122,6 @@ const OTHER_KINDS: Record<string, string> = {
 	pollCreationMessage: 'poll',
 	pollCreationMessageV3: 'poll',
 };
-
-/**
- * The transcription the server stored with a voice note (its speech-to-text setting stores it
- * as `speechToText`, "[audio] …"), without the server's own prefix.
- */
-function transcriptionOf(message: IDataObject): string | undefined {
-	return str(message.speechToText)?.replace(/^\[audio\]\s*/, '').trim() || undefined;
-}
 
 /** A message as a line of text: its text, a file as a short placeholder with its caption or transcription. */
 function lineOf(message: StoredMessage, edited: string | undefined): string {

@@ -119,15 +119,24 @@ describe('stored rows as the real servers shape them', () => {
 		]);
 	});
 
-	test('rows that are no message (key distribution, unknown) and rows without a usable key or time are not turns', async () => {
+	test('rows that are no message of the conversation (key distribution, unknown) are not turns', async () => {
 		stores([
 			row('K1', false, { senderKeyDistributionMessage: { groupId: GROUP } }),
 			row('U1', false, { messageContextInfo: {} }, { messageType: 'unknown' }),
-			{ id: 'broken', key: { remoteJid: CHAT }, message: { conversation: 'no id' }, messageTimestamp: clock },
 			text('A1', false, 'hello'),
 			text('NOW', false, 'anyone?'),
 		]);
 		expect(await history({ chatId: CHAT, messageId: 'NOW' })).toEqual([{ role: 'user', text: 'hello' }]);
+	});
+
+	test.each<[string, IDataObject, RegExp]>([
+		['a row without a usable key', { id: 'broken', key: { remoteJid: CHAT }, message: { conversation: 'no id' }, messageTimestamp: 1_790_000_000 }, /entry 2 is not a stored message: its key has no id and chat/],
+		['a message of another chat', text('X1', false, 'not yours', { key: { remoteJid: '5511900000000@s.whatsapp.net' } }), /message X1 of the chat 5511900000000@s\.whatsapp\.net/],
+	])('%s in the answer stops the run (the answer is not this chat\'s history)', async (_what, stranger, message) => {
+		stores([stranger, text('NOW', false, 'anyone?')]);
+		const run = await runAgent(server(), [{ chatId: CHAT, messageId: 'NOW' }], {}, { apiKey: KEY });
+		expect(errorOf(run)).toMatch(message);
+		expect(run.items).toEqual([]);
 	});
 
 	test('a very long message is cut: a pasted document does not crowd out the chat', async () => {
@@ -155,10 +164,10 @@ describe('stored rows as the real servers shape them', () => {
 
 describe('answers that are not a page of messages stop the run', () => {
 	test.each<[string, unknown, RegExp]>([
-		['null', null, /Find Messages expected a list of records and got an empty answer from the server/],
-		['an object without records', { messages: {} }, /Find Messages expected a list of records and got an empty answer from the server/],
-		['a list where the page is', [], /Find Messages expected a list of records and got/],
-		['a page larger than asked', { messages: { pages: 1, currentPage: 1, records: Array.from({ length: 51 }, (_, i) => ({ key: { id: `x${i}` } })) } }, /answered 51 messages for a page of 50/],
+		['null', null, /Find Messages answered page 1 of the chat \S+: expected a list of records and got an empty answer/],
+		['an object without records', { messages: {} }, /expected a list of records and got an empty answer/],
+		['a list where the page is', [], /expected a list of records and got/],
+		['a page larger than asked', { messages: { pages: 1, currentPage: 1, records: Array.from({ length: 51 }, (_, i) => ({ key: { id: `x${i}` } })) } }, /51 messages for a page of 50: the server does not page Find Messages as asked/],
 	])('%s', async (_what, answer, message) => {
 		hostile.current.answerAll(() => ({ json: answer }));
 		const run = await runAgent(server(), [{ chatId: CHAT }], {}, { apiKey: KEY });
