@@ -5,6 +5,7 @@
  */
 import type { ServerResponse } from 'http';
 import type { ChatEntry } from './types';
+import { serverNow } from './messages';
 
 /** A chat entry as one server-sent event; its id is the entry's `seq` (Last-Event-ID resumes after it). */
 export function sseFrame(entry: ChatEntry): string {
@@ -33,7 +34,7 @@ export class LiveChat {
 	}
 
 	add(e: Omit<ChatEntry, 'seq' | 'at' | 'time'>): ChatEntry {
-		const at = Date.now();
+		const at = serverNow();
 		const entry: ChatEntry = { seq: ++this.seq, at, time: new Date(at).toISOString(), ...e };
 		this.entries.push(entry);
 		this.changed();

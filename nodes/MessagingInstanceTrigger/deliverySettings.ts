@@ -85,7 +85,7 @@ async function readSettings(ctx: IWebhookFunctions, node: INode, workflowId: str
 		hidden: [...accepted, ...(apiKey ? [apiKey] : []), ...baseUrlSecrets],
 		instance: instanceNameFrom(parameter(ctx, node, 'instance', '')),
 		events: Array.isArray(events) ? events.map(String) : [],
-		options: readOptions(parameter(ctx, node, 'options', {})),
+		options: readOptions(parameter(ctx, node, 'options', {}), node.typeVersion),
 		fresh: true,
 	};
 }

@@ -6,6 +6,7 @@ import type {
 	IHttpRequestMethods,
 	IN8nHttpFullResponse,
 	ILoadOptionsFunctions,
+	ITriggerFunctions,
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
@@ -20,7 +21,7 @@ import { pathProblem } from './requestParts';
 
 export const CREDENTIAL_TYPE = 'messagingInstanceApi';
 
-type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions;
+type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | ITriggerFunctions;
 
 
 /**
