@@ -247,7 +247,14 @@ export async function startCatchUp(ctx: ITriggerFunctions): Promise<ITriggerResp
 	const options = readOptions(ctx.getNodeParameter('options', {}), node.typeVersion);
 	const events = ctx.getNodeParameter('events', []);
 	if (!options.catchUp || !Array.isArray(events) || !events.includes(STORED_EVENT_NAME)) return {};
-	const connection = await openConnection(ctx);
+	let connection: Connection;
+	try {
+		connection = await openConnection(ctx);
+	} catch (error) {
+		// No credential to read with: the failed execution says so; activation goes on.
+		ctx.saveFailedExecution(new NodeOperationError(node, `Catch Up cannot read the credential: ${(error as Error).message}`));
+		return {};
+	}
 	const report = (error: Error) => ctx.saveFailedExecution(toNodeError(node, error, connection) as NodeOperationError);
 	if (!connection.dialect.servesV2Routes) {
 		report(new NodeOperationError(node, 'Catch Up needs a v2.x server: the documented dialect has no Find Messages, so stored messages cannot be caught up', {
