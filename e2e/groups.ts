@@ -44,6 +44,7 @@ import { restartChecks } from './restart';
 import { recipeChecks } from './recipes';
 import { killDuringDeliveriesChecks } from './killDuringDeliveries';
 import { oneWebhookChecks } from './oneWebhook';
+import { catchUpChecks } from './catchUp';
 
 /** What every group of one tier run gets: the installed package, the documented sandbox and its workflows. */
 export interface TierRun {
@@ -141,6 +142,8 @@ export const E2E_GROUPS: E2eGroup[] = [
 	served('kill', (tools) => killDuringDeliveriesChecks(tools), 'when n8n answers a trigger\'s webhook (after it recorded the execution) and how it keeps executions a kill cut short'),
 	// (one) two workflows on one instance: the second's publish fails saying why, the first answers, across a restart
 	served('one', (tools) => oneWebhookChecks(tools), 'n8n\'s background publication (its status and the trigger\'s error) and what a restart runs of a trigger'),
+	// (catchup) n8n stopped while messages are stored: Catch Up brings each in once, in order; off, none
+	served('catchup', (tools) => catchUpChecks(tools), 'that n8n starts a webhook trigger\'s trigger() at publish and on every start, and refuses an execution whose deduplication key it has'),
 	// (c) node types n8n serves
 	served('c', (_tools, rest, _url, t) => nodeTypeChecks(t.report, rest), 'that n8n loads the package\'s node types and their tool variants'),
 	// (b) trigger lifecycle, with (d) the chat page in a browser while it is active

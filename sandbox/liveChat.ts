@@ -5,6 +5,7 @@
  */
 import type { ServerResponse } from 'http';
 import type { ChatEntry } from './types';
+import { serverNow } from './messages';
 
 /** A chat entry as one server-sent event; its id is the entry's `seq` (Last-Event-ID resumes after it). */
 export function sseFrame(entry: ChatEntry): string {
@@ -32,9 +33,9 @@ export class LiveChat {
 		this.seq = this.entries.reduce((max, e) => Math.max(max, e.seq), 0);
 	}
 
-	/** @param e the entry; `at` only for a message sent earlier than it arrives (default now) */
+	/** @param e the entry; `at` only for a message sent earlier than it arrives (default the server's now) */
 	add(e: Omit<ChatEntry, 'seq' | 'at' | 'time'> & { at?: number }): ChatEntry {
-		const at = e.at ?? Date.now();
+		const at = e.at ?? serverNow();
 		const entry: ChatEntry = { ...e, seq: ++this.seq, at, time: new Date(at).toISOString() };
 		this.entries.push(entry);
 		this.changed();

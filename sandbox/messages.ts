@@ -30,8 +30,16 @@ export function phoneMessageId(device: 'ios' | 'android' = 'ios'): string {
 	return device === 'ios' ? '3A' + randomBytes(9).toString('hex').toUpperCase() : randomBytes(16).toString('hex').toUpperCase();
 }
 
+/** The server's clock: tests set it ahead of or behind the machine's (a server whose clock is off). */
+export const serverClock = { offsetMs: 0 };
+
+/** Now on the server's clock, in milliseconds. */
+export function serverNow(): number {
+	return Date.now() + serverClock.offsetMs;
+}
+
 export function nowSeconds(): number {
-	return Math.floor(Date.now() / 1000);
+	return Math.floor(serverNow() / 1000);
 }
 
 /** The JID a `number` addresses: a JID stays as it is; a phone number becomes `<digits>@s.whatsapp.net`. */

@@ -1,7 +1,11 @@
 import type {
+	IExecuteFunctions,
 	IHookFunctions,
+	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	ITriggerFunctions,
+	ITriggerResponse,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
@@ -11,6 +15,7 @@ import { triggerProperties } from './description';
 import { instanceSubtitle } from './instance';
 import { createWebhook, deleteWebhook, webhookExists } from './registration';
 import { receive } from './webhook';
+import { startCatchUp } from './catchUp';
 import { MAIN } from '../shared/connections';
 
 export class MessagingInstanceTrigger implements INodeType {
@@ -23,8 +28,9 @@ export class MessagingInstanceTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		// 2: Instance is the action node's picker of the server's instances (version 1 kept it as text).
-		version: [1, 2],
-		defaultVersion: 2,
+		// 3: Catch Up is on where the user never chose (earlier versions keep it off).
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: instanceSubtitle,
 		// n8n's node creator merges this trigger into the Messaging Instance entry and shows this
 		// text for the whole entry (actions and triggers), so it describes the whole package.
@@ -70,5 +76,22 @@ export class MessagingInstanceTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return await receive(this);
+	}
+
+	/**
+	 * Started by n8n at publish and on every start (webhooks are served from its database
+	 * then, with no hook of this node called): Catch Up (catchUp.ts), a no-op when it is off.
+	 */
+	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
+		return await startCatchUp(this);
+	}
+
+	/**
+	 * The items a delivery or the catch-up emitted, passed on as they are. Without it n8n would
+	 * run trigger() again for a node with one inside each execution, and in a test run
+	 * (mode "manual") wait for it to emit instead of taking the delivery's items.
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [this.getInputData()];
 	}
 }

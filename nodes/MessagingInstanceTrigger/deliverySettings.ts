@@ -113,7 +113,7 @@ function readSettings(ctx: IWebhookFunctions, node: INode, workflowId: string, c
 		hidden: [...new Set([...accepted, ...secretsOf(credential, node, workflowId)])],
 		instance: instanceNameFrom(parameter(ctx, node, 'instance', '')),
 		events: Array.isArray(events) ? events.map(String) : [],
-		options: readOptions(parameter(ctx, node, 'options', {})),
+		options: readOptions(parameter(ctx, node, 'options', {}), node.typeVersion),
 		fresh: true,
 	};
 }

@@ -35,6 +35,23 @@ export const triggerProperties: INodeProperties[] = [
 				displayOptions: { show: { mediaAsBinary: [true] } },
 			},
 			{
+				displayName: 'Catch Up',
+				name: 'catchUp',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether the messages the server stored while this workflow was not receiving (n8n stopped, restarting or being published) reach the workflow when it receives again, oldest first, with "caughtUp": true. Needs a v2.x server that stores messages. On by default for new triggers (version 3); off where an earlier version saved no choice.',
+			},
+			{
+				displayName: 'Catch Up Hours',
+				name: 'catchUpHours',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 720 },
+				default: 24,
+				description: 'How far back Catch Up reaches at most, in hours before the newest message the server stored',
+				displayOptions: { show: { catchUp: [true] } },
+			},
+			{
 				displayName: 'Ignore Group Chats',
 				name: 'ignoreGroups',
 				type: 'boolean',
@@ -111,6 +128,18 @@ export interface TriggerOptions {
 	maxFileBytes: number;
 	/** Publishing may take over a webhook that points elsewhere (holder.ts). */
 	replaceExistingWebhook: boolean;
+	/** Whether stored messages are caught up when the workflow starts receiving again (catchUp.ts). */
+	catchUp: boolean;
+	/** How far back the catch-up reaches, in hours of the server's clock. */
+	catchUpHours: number;
+}
+
+/** The first version whose Catch Up is on when the user never chose (earlier versions keep their behaviour). */
+export const CATCH_UP_ON_FROM_VERSION = 3;
+
+function catchUpHoursOf(value: unknown): number {
+	const hours = typeof value === 'number' ? value : Number(defaultOf('catchUpHours'));
+	return Number.isFinite(hours) ? Math.min(720, Math.max(1, Math.floor(hours))) : 24;
 }
 
 const OPTIONS = triggerProperties.find((property) => property.name === 'options')?.options ?? [];
@@ -131,7 +160,7 @@ function flag(options: Record<string, unknown>, name: keyof TriggerOptions): boo
  * description shows: a new node saves `options: {}`, and that must mean the safe defaults
  * (own messages and group chats ignored, media as binary), not "everything off".
  */
-export function readOptions(raw: unknown): TriggerOptions {
+export function readOptions(raw: unknown, typeVersion = 1): TriggerOptions {
 	const options = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
 	const binaryPropertyName = String(options.binaryPropertyName ?? '').trim();
 	return {
@@ -143,5 +172,8 @@ export function readOptions(raw: unknown): TriggerOptions {
 		includeRaw: flag(options, 'includeRaw'),
 		maxFileBytes: maxFileBytes(options[MAX_FILE_SIZE_OPTION]),
 		replaceExistingWebhook: flag(options, 'replaceExistingWebhook'),
+		// Absent: on from version 3 only, so a workflow saved before keeps doing what it did.
+		catchUp: 'catchUp' in options ? options.catchUp === true : typeVersion >= CATCH_UP_ON_FROM_VERSION,
+		catchUpHours: catchUpHoursOf(options.catchUpHours),
 	};
 }

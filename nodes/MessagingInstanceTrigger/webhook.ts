@@ -10,6 +10,7 @@ import { deliverySettings } from './deliverySettings';
 import { instanceNameOf } from './instance';
 import { itemOf } from './items';
 import { staticDataOf } from './state';
+import { markCaughtUp, noteReceived } from './cursor';
 import { sameSecret } from '../shared/secret';
 import { SECRET_HEADER, SECRET_PARAM } from '../shared/secretUrl';
 import { register, release, replyBody, resume, waitFor } from './waits';
@@ -56,7 +57,7 @@ function authorised(ctx: IWebhookFunctions, accepted: string[]): boolean {
 	return given.length > 0 && given.every((value) => sameSecret(value, accepted));
 }
 
-function dropReasonOf(event: DeliveryEvent, options: TriggerOptions): string | undefined {
+export function dropReasonOf(event: DeliveryEvent, options: TriggerOptions): string | undefined {
 	if (!event.key) return undefined;
 	if (options.ignoreOwnMessages && event.key.fromMe) return 'own message';
 	if (options.ignoreGroups && event.key.isGroup) return 'group chat';
@@ -108,13 +109,15 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 				return respond(ctx, 503, 'The execution waiting for this reply is not ready yet; deliver again');
 			}
 			if (handled === 'answered') answered++;
-			else items.push(await itemOf(delivery, event, options, prepare));
+			else items.push(markCaughtUp(await itemOf(delivery, event, options, prepare), false));
 		}
 	} catch (error) {
 		for (const event of emitted) forget(scope, event.dedupeKey);
 		throw new NodeOperationError(node, redactError(error as Error, settings.hidden));
 	}
 	if (items.length === 0) return { webhookResponse: { ...ACCEPTED, resumed: answered } };
+	// Catch Up's cursor, at most once a minute (n8n saves it after recording the execution).
+	if (options.catchUp) noteReceived(staticDataOf(ctx), delivery.eventName, emitted);
 	// n8n answers this one itself, after WorkflowRunner.run recorded the execution.
 	return { webhookResponse: ACCEPTED, workflowData: [items] };
 }

@@ -7,6 +7,7 @@ import type {
 	IN8nHttpFullResponse,
 	ILoadOptionsFunctions,
 	ISupplyDataFunctions,
+	ITriggerFunctions,
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
@@ -21,8 +22,8 @@ import { pathProblem } from './requestParts';
 
 export const CREDENTIAL_TYPE = 'messagingInstanceApi';
 
-/** Every context that asks the server: the nodes' runs, webhook registration, pickers, and a sub-node supplying the AI Agent (the chat memory). */
-export type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | ISupplyDataFunctions;
+/** Every context that asks the server: the nodes' runs, webhook registration, pickers, the trigger's catch-up, and a sub-node supplying the AI Agent (the chat memory). */
+export type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | ISupplyDataFunctions | ITriggerFunctions;
 
 /**
  * What a node needs to talk to the server, read once per execution: decrypting the

@@ -1,13 +1,14 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
 import { Container } from '@n8n/di';
-import { BinaryDataService, WebhookContext } from 'n8n-core';
+import { BinaryDataService, TriggerContext, WebhookContext } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	INode,
 	INodeExecutionData,
 	INodeParameters,
+	ITriggerResponse,
 	IWebhookResponseData,
 	IWorkflowExecuteAdditionalData,
 	Workflow,
@@ -173,6 +174,48 @@ export class TriggerHarness {
 	testUrl(): string {
 		return `${this.baseUrl}/webhook-test/${webhookPathOf(this.ids)}`;
 	}
+
+	/**
+	 * The node's trigger() as n8n starts it at publish and on every start (mode 'trigger'),
+	 * through n8n-core's real TriggerContext. Its emits play n8n's: the static data is saved,
+	 * and an execution whose deduplication key an earlier one had is refused (n8n's unique
+	 * column of executions). After trigger() answers, the static data is saved (as n8n's
+	 * activation does).
+	 */
+	async startTrigger(activation: WorkflowActivateMode): Promise<ITriggerResponse & { settled?: Promise<void> }> {
+		const workflow = this.workflow(true);
+		const node = workflow.getNode(TRIGGER_NODE_NAME) as INode;
+		const emit = (data: INodeExecutionData[][], _response?: unknown, done?: { resolve(value: unknown): void }, deduplicationKey?: string): void => {
+			this.persistedStaticData = persistable(workflow.staticData);
+			if (deduplicationKey !== undefined && this.executionKeys.has(deduplicationKey)) {
+				this.refusedExecutions.push(deduplicationKey);
+				done?.resolve(undefined);
+				return;
+			}
+			if (deduplicationKey !== undefined) this.executionKeys.add(deduplicationKey);
+			this.executions.push({ items: data[0] ?? [], deduplicationKey });
+			this.checkNoSecrets('an execution the trigger emitted', { items: data });
+			done?.resolve({});
+		};
+		const failed = (error: Error): void => {
+			this.failedExecutions.push(error);
+			this.checkNoSecrets('a failed execution the trigger saved', { error });
+		};
+		const context = new TriggerContext(workflow, node, this.additionalData(), 'trigger', activation, emit as never, failed as never, failed as never);
+		const fn = triggerType().trigger;
+		if (!fn) throw new Error('The trigger has no trigger()');
+		const response = (await fn.call(context)) ?? {};
+		this.persistedStaticData = persistable(workflow.staticData);
+		return response;
+	}
+
+	/** The executions trigger() emitted (the catch-up), oldest first. */
+	readonly executions: Array<{ items: INodeExecutionData[]; deduplicationKey?: string }> = [];
+	/** The deduplication keys n8n refused a second execution for. */
+	readonly refusedExecutions: string[] = [];
+	/** What trigger() saved as failed executions. */
+	readonly failedExecutions: Error[] = [];
+	private readonly executionKeys = new Set<string>();
 
 	/** Activating the workflow (or n8n starting with it active: activation 'init'). */
 	async activate(activation: WorkflowActivateMode = 'activate'): Promise<{ created: boolean }> {

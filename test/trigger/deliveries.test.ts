@@ -46,6 +46,7 @@ describe.each<Dialect>(['documented', 'v2'])('trigger deliveries (%s)', (dialect
 			isGroup: false,
 			timestamp: new Date((delivery?.body.data.messageTimestamp as number) * 1000).toISOString(),
 			dedupeKey: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+			caughtUp: false,
 			raw: {
 				event: 'messages.upsert',
 				instance: INSTANCE,
@@ -64,7 +65,7 @@ describe.each<Dialect>(['documented', 'v2'])('trigger deliveries (%s)', (dialect
 		const { sandbox, harness } = await start({ options: { outputFormat: 'raw' } });
 		const delivery = await sandbox.injectMessage(INSTANCE, { from: FROM, text: 'raw please' });
 		const { apikey: _token, ...rest } = delivery?.body as Record<string, unknown>;
-		expect(harness.emitted.map((item) => item.json)).toEqual([{ ...rest, destination: harness.productionUrl(), dedupeKey: expect.any(String) }]);
+		expect(harness.emitted.map((item) => item.json)).toEqual([{ ...rest, destination: harness.productionUrl(), dedupeKey: expect.any(String), caughtUp: false }]);
 		expectNoSecrets(harness.emitted, secrets());
 	});
 

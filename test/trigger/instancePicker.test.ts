@@ -18,9 +18,9 @@ describe('trigger Instance: version 2 picker, version 1 text', () => {
 		s = undefined;
 	});
 
-	it('is version 2 by default, with the action node\'s picker (From List / By Name)', () => {
-		expect(trigger.description.version).toEqual([1, 2]);
-		expect(trigger.description.defaultVersion).toBe(2);
+	it('is version 3 by default (Catch Up on), with the action node\'s picker (From List / By Name) since version 2', () => {
+		expect(trigger.description.version).toEqual([1, 2, 3]);
+		expect(trigger.description.defaultVersion).toBe(3);
 		const instance = trigger.description.properties.filter((property) => property.name === 'instance');
 		expect(instance.map((property) => [property.type, property.displayOptions?.show?.['@version']])).toEqual([
 			['string', [1]],
