@@ -2,7 +2,7 @@
  * `npm start`: a local playground in one command.
  *
  *  1. checks that both ports are free (a taken one is named, with the variable that moves it),
- *     then makes sure the pinned n8n is installed (first run: ~3 GB, 3 to 13 minutes, with progress);
+ *     then makes sure the pinned n8n is installed (first run only: ~3 GB, with progress and one estimate);
  *  2. packs the package (its prepack builds it) and installs the tarball into the dev n8n's
  *     community-package folder, the way a user installs it;
  *  3. starts the sandbox server on 8181 (v2 dialect, so every operation can be tried; instance `demo`, fixed dev key);
@@ -41,6 +41,7 @@ import {
 	importCredential,
 	importWorkflow,
 	installTarballIntoUserFolder,
+	isInstalled,
 	keeperSaysWhenDone,
 	packRepo,
 	setupOwnerAndLogin,
@@ -121,7 +122,9 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
 	]);
 	if (problems.length > 0) throw new Error(problems.join('\n[start] '));
 
-	step('n8n installed', `making sure n8n ${version} is installed (the first run downloads ~3 GB and compiles sqlite3: 3 to 13 minutes, a progress line every 15 s)`);
+	// The install's own lines give the one estimate of its time, and only when it installs.
+	if (isInstalled(version)) step('n8n installed', `n8n ${version} is installed`);
+	else step('n8n installed', `installing n8n ${version} (first run only; its progress follows, a line every 15 s)`);
 	await ensureN8n(version);
 
 	if (opts.tarball) {
