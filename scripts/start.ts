@@ -144,13 +144,15 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
 	}
 
 	step('sandbox started', `starting the sandbox on port ${opts.sandboxPort}`);
-	const { startSandbox } = await import('../sandbox/server');
+	const { startSandbox, HELD_DELAY_MS } = await import('../sandbox/server');
 	const sandbox = await startSandbox({
 		port: opts.sandboxPort,
 		// v2, as most servers are: every operation (media, instances, groups) works in the playground.
 		dialect: 'v2',
 		apiKey: DEV_API_KEY,
 		instances: [{ name: DEMO_INSTANCE }],
+		// A send with `delay` (typing) is held that long, as the server holds it, with "typing…" on the chat page.
+		maxDelayMs: HELD_DELAY_MS,
 		stateFile: sandboxStateFile(userFolder),
 		fresh: opts.fresh,
 	}).catch((e: NodeJS.ErrnoException) => {
