@@ -8,7 +8,8 @@
  *
  * Slow (each round starts n8n), so not in CI:
  *   N8N_RUNTIME_DIR=… tsx e2e/ctrlCInTmux.ts [rounds, default 10]
- * Needs tmux (apt-get install -y tmux). Ports: DEV_N8N_PORT / DEV_SANDBOX_PORT, else free ones;
+ * CTRLC_REPO=<checkout> presses another checkout's `npm start` (an older commit's, to see the
+ * fault this guards against). Needs tmux (apt-get install -y tmux). Ports: DEV_N8N_PORT / DEV_SANDBOX_PORT, else free ones;
  * the user folder is a temporary one, kept across the rounds (the first round creates the
  * example), removed at the end.
  */
@@ -17,10 +18,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { REPO_ROOT, freePort } from '../scripts/runtime/common';
+import { REPO_ROOT as THIS_REPO, freePort } from '../scripts/runtime/common';
 import { portListening } from '../scripts/runtime/liveness';
 
 const BANNER = /stop {12}Ctrl-C/;
+/** The checkout whose `npm start` is pressed: this one, or CTRLC_REPO (e.g. an older commit's worktree, to see the fault). */
+const REPO_ROOT = process.env.CTRLC_REPO ? path.resolve(process.env.CTRLC_REPO) : THIS_REPO;
 
 function tmux(...args: string[]): string {
 	const result = spawnSync('tmux', args, { encoding: 'utf8' });
@@ -90,13 +93,17 @@ async function main(): Promise<void> {
 		...(process.env.N8N_RUNTIME_DIR ? { N8N_RUNTIME_DIR: process.env.N8N_RUNTIME_DIR } : {}),
 	};
 	const results: Round[] = [];
+	// One tmux server for every round: ending a round's session must not end the server while the next starts.
+	const holder = `ctrlc-${process.pid}-holder`;
+	tmux('new-session', '-d', '-s', holder, 'sleep', '86400');
 	try {
 		for (let n = 1; n <= rounds; n++) {
-			const result = await round(n, env, `ctrlc-${process.pid}-${n}`);
+			const result = await round(n, env, `ctrlc-${process.pid}-${n}`).catch((e: Error) => ({ round: n, clean: false, pressedAfterMs: 0, stoppedInMs: 0, note: e.message }));
 			results.push(result);
 			console.log(`round ${n}: ${result.clean ? 'clean' : 'NOT CLEAN'} (Ctrl-C ${result.pressedAfterMs} ms after the banner, stopped in ${(result.stoppedInMs / 1000).toFixed(1)} s: ${result.note})`);
 		}
 	} finally {
+		spawnSync('tmux', ['kill-session', '-t', holder]);
 		if (process.env.CTRLC_KEEP === '1') console.log(`pane logs kept in ${userFolder}`);
 		else fs.rmSync(userFolder, { recursive: true, force: true });
 	}

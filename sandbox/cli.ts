@@ -12,11 +12,14 @@
  *       key sandbox-dev-api-key), so point --url at http://127.0.0.1:8181 to talk to that one.
  *
  *   tsx sandbox/cli.ts send --url http://127.0.0.1:8080 --instance demo --from 5511999990000
- *                      [--text "hello"] [--push-name Ana] [--image [path]] [--wait 5000]
+ *                      [--text "hello"] [--push-name Ana] [--image [path]] [--wait 5]
  *                      [--file report.pdf [--kind image|audio|video|document|sticker]] [--from-me]
  *       injects an incoming message into a running sandbox (POST /_sandbox/messages; with
  *       --from-me the phone's owner writes it in the chat with --from, as on the phone), then
- *       prints the requests the sandbox received in reply (waits at most --wait ms).
+ *       prints what the sandbox was asked to send to that contact in reply (waits at most
+ *       --wait seconds, 5 by default; a workflow with Collect Burst answers after Quiet
+ *       Seconds + 2 s, so give it --wait 15). Other requests (another run's Find Messages, a
+ *       send to someone else) are not replies and are not listed.
  *
  *   tsx sandbox/cli.ts scan --url http://127.0.0.1:8080 --instance shop
  *       the phone scans the QR code of an instance that Instance → Connect left connecting
@@ -28,7 +31,7 @@
  */
 import { readFileSync } from 'fs';
 import { basename, extname } from 'path';
-import { startSandbox, Dialect } from './server';
+import { HELD_DELAY_MS, startSandbox, Dialect } from './server';
 import { TINY_PNG_BASE64 } from './messages';
 import { DEFAULT_SERVER_VERSION, SERVER_VERSIONS, ServerVersion, isServerVersion } from './versions';
 
@@ -130,6 +133,16 @@ function duration(ms: number): string {
 	return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
+/** The phone number a request sends to (its body's `number`, digits only), if it sends to one. */
+function recipientOf(rawBody: string): string | undefined {
+	try {
+		const number = (JSON.parse(rawBody) as { number?: unknown }).number;
+		return typeof number === 'string' || typeof number === 'number' ? String(number).split('@')[0].replace(/\D/g, '') : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 /**
  * What the webhook said when it took the delivery, in words, from the answer's body as the
  * sandbox recorded it: the Messaging Instance Trigger answers `{"received": true, "resumed": n}`
@@ -160,15 +173,15 @@ function noReplyLine(status: number | undefined, responseBody: unknown, waitMs: 
 	const delivered = `delivered (HTTP ${status ?? '?'}); no reply within ${duration(waitMs)}`;
 	const said = webhookSaid(responseBody);
 	if (said) return `${delivered}: ${said}`;
-	return `${delivered} — a waiting execution may have taken it (Send and Wait's Reply in the Chat), or the workflow does not reply`;
+	return `${delivered} — a workflow with Collect Burst answers only after the contact has been quiet (Quiet Seconds + 2 s, 10 s by default: give --wait 15), a waiting execution may have taken it (Send and Wait's Reply in the Chat), or the workflow does not reply`;
 }
 
 /**
- * Prints the interface requests the sandbox received from `since` on (what the workflow sent
- * back), waiting at most `waitMs`; stops 800 ms after the last one. Without any, `silence` is
- * printed (what the delivery's answer says happened).
+ * Prints the requests the sandbox received from `since` on that send to `contact` (the
+ * workflow's replies), waiting at most `waitMs`; stops 800 ms after the last one. Without any,
+ * `silence` is printed (what the delivery's answer says happened).
  */
-async function printReplies(url: string, since: number, waitMs: number, silence: string): Promise<void> {
+async function printReplies(url: string, since: number, waitMs: number, contact: string, silence: string): Promise<void> {
 	const base = url.replace(/\/+$/, '');
 	const deadline = Date.now() + waitMs;
 	let shown = 0;
@@ -177,7 +190,7 @@ async function printReplies(url: string, since: number, waitMs: number, silence:
 		await new Promise((resolve) => setTimeout(resolve, 200));
 		const res = await fetch(`${base}/_sandbox/requests?since=${since}`);
 		if (!res.ok) return;
-		const seen = (await res.json()) as SeenRequest[];
+		const seen = ((await res.json()) as SeenRequest[]).filter((r) => r.method === 'POST' && recipientOf(r.rawBody) === contact);
 		for (const r of seen.slice(shown)) {
 			const body = r.rawBody.length > 300 ? `${r.rawBody.slice(0, 300)}… (${r.rawBody.length} chars)` : r.rawBody;
 			process.stdout.write(`  reply: ${r.method} ${r.path} -> ${r.status} ${body}\n`);
@@ -212,13 +225,15 @@ async function send(p: Parsed): Promise<void> {
 		body.media = { kind, mimetype, base64: readFileSync(path).toString('base64'), fileName: basename(path), caption: text };
 	}
 	if (body.text === undefined && body.media === undefined) fail('give --text, --image or --file');
-	const waitMs = Number(one(p, 'wait', '5000'));
-	if (!Number.isFinite(waitMs) || waitMs < 0 || waitMs > 60000) fail('--wait must be 0..60000 ms');
+	const waitSeconds = Number(one(p, 'wait', '5'));
+	if (!Number.isFinite(waitSeconds) || waitSeconds < 0 || waitSeconds > 600) fail('--wait must be 0..600 seconds');
+	const waitMs = Math.round(waitSeconds * 1000);
 	const answer = await post(url, '/_sandbox/messages', body);
 	const at = answer.body?.entry?.at;
 	if (answer.body?.delivered?.ok === true && typeof at === 'number' && waitMs > 0) {
 		const last = answer.body.delivery?.attempts?.at?.(-1);
-		await printReplies(url, at, waitMs, noReplyLine(answer.body.delivered.status, last?.responseBody, waitMs));
+		const contact = String(body.from).split('@')[0].replace(/\D/g, '');
+		await printReplies(url, at, waitMs, contact, noReplyLine(answer.body.delivered.status, last?.responseBody, waitMs));
 	}
 }
 
@@ -260,7 +275,7 @@ async function serve(p: Parsed): Promise<void> {
 		licensed: !p.flags.has('unlicensed'),
 		apiKey: one(p, 'api-key'),
 		instances,
-		maxDelayMs: 3000,
+		maxDelayMs: HELD_DELAY_MS,
 		stateFile: one(p, 'state-file') || undefined,
 		fresh: p.flags.has('fresh'),
 		log: quiet ? undefined : (line) => process.stdout.write(`[${new Date().toISOString().slice(11, 19)}] ${line}\n`),

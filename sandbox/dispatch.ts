@@ -5,7 +5,7 @@
 import type { Body, ChatEntry, Dialect, Instance, RecordedRequest, Reply, RouteContext, RouteDef, ServerState } from './types';
 import { validate, type Schema } from './validate';
 import { UNAUTHORIZED, badRequest, errorBody, notFound, sameSecret } from './http';
-import { hasAccount, numberCheck } from './messages';
+import { hasAccount, numberCheck, toJid } from './messages';
 import type { MediaStore } from './media';
 import { ServerVersion, atLeast, schemaAt } from './versions';
 
@@ -122,7 +122,15 @@ export function createDispatcher(routes: readonly RouteDef[], host: DispatchHost
 		const refused = host.takeFailure(path, 'send');
 		if (refused) return { status: refused.status, body: errorBody(refused.status, refused.message) };
 		const delay = def.delayOf ? def.delayOf(body, host.dialect) : (body as { delay?: unknown } | undefined)?.delay;
-		if (typeof delay === 'number') await host.sleep(Math.min(delay, host.maxDelayMs));
+		if (typeof delay === 'number') {
+			const held = Math.min(delay, host.maxDelayMs);
+			// The server shows the contact "typing…" ("recording…" before a voice note) while it holds a send.
+			if (held > 0 && path.startsWith('/message/send') && inst && typeof body?.number === 'string') {
+				const presence = path.startsWith('/message/sendWhatsAppAudio') ? 'recording' : 'composing';
+				host.addChat({ direction: 'out', instance: inst.name, chat: toJid(body.number), kind: 'presence', text: `${presence} (${held} ms)`, body: { presence } });
+			}
+			await host.sleep(held);
+		}
 
 		const current = inst as Instance;
 		let pathId = found.id;

@@ -389,6 +389,13 @@ class SandboxImpl implements Sandbox {
 }
 
 /** Starts a sandbox server; resolves once it listens. */
+/**
+ * How long the sandboxes people look at (`npm start`'s, the CLI's) hold a send for its `delay`,
+ * at most, as a real server holds it: 5 minutes, more than the node ever asks for. The tests'
+ * sandboxes answer at once unless they set `maxDelayMs`.
+ */
+export const HELD_DELAY_MS = 300_000;
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 	const sb = new SandboxImpl(options);
 	await sb.listen();

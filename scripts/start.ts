@@ -2,7 +2,7 @@
  * `npm start`: a local playground in one command.
  *
  *  1. checks that both ports are free (a taken one is named, with the variable that moves it),
- *     then makes sure the pinned n8n is installed (first run: ~3 GB, 3 to 13 minutes, with progress);
+ *     then makes sure the pinned n8n is installed (first run only: ~3 GB, with progress and one estimate);
  *  2. packs the package (its prepack builds it) and installs the tarball into the dev n8n's
  *     community-package folder, the way a user installs it;
  *  3. starts the sandbox server on 8181 (v2 dialect, so every operation can be tried; instance `demo`, fixed dev key);
@@ -12,7 +12,8 @@
  *     message" (scripts/demo-workflow.ts). Later starts leave the user's workflows as they
  *     are (published version and draft alike); they only re-register the sandbox webhook of
  *     the published workflows that use that credential, and follow a changed port;
- *  5. prints where everything is. Ctrl-C stops n8n and the sandbox; a second Ctrl-C forces.
+ *  5. prints where everything is. Ctrl-C stops n8n and the sandbox; a second Ctrl-C, more than
+ *     1.5 s after the first (one press arrives twice, see stopAll), forces.
  *
  * Restarts skip what has not changed: the package is packed and installed again only when
  * its sources changed (a hash of them is kept beside the installed copy), the CLI imports run
@@ -40,6 +41,7 @@ import {
 	importCredential,
 	importWorkflow,
 	installTarballIntoUserFolder,
+	isInstalled,
 	keeperSaysWhenDone,
 	packRepo,
 	setupOwnerAndLogin,
@@ -120,7 +122,9 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
 	]);
 	if (problems.length > 0) throw new Error(problems.join('\n[start] '));
 
-	step('n8n installed', `making sure n8n ${version} is installed (the first run downloads ~3 GB and compiles sqlite3: 3 to 13 minutes, a progress line every 15 s)`);
+	// The install's own lines give the one estimate of its time, and only when it installs.
+	if (isInstalled(version)) step('n8n installed', `n8n ${version} is installed`);
+	else step('n8n installed', `installing n8n ${version} (first run only; its progress follows, a line every 15 s)`);
 	await ensureN8n(version);
 
 	if (opts.tarball) {
@@ -140,13 +144,15 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
 	}
 
 	step('sandbox started', `starting the sandbox on port ${opts.sandboxPort}`);
-	const { startSandbox } = await import('../sandbox/server');
+	const { startSandbox, HELD_DELAY_MS } = await import('../sandbox/server');
 	const sandbox = await startSandbox({
 		port: opts.sandboxPort,
 		// v2, as most servers are: every operation (media, instances, groups) works in the playground.
 		dialect: 'v2',
 		apiKey: DEV_API_KEY,
 		instances: [{ name: DEMO_INSTANCE }],
+		// A send with `delay` (typing) is held that long, as the server holds it, with "typing…" on the chat page.
+		maxDelayMs: HELD_DELAY_MS,
 		stateFile: sandboxStateFile(userFolder),
 		fresh: opts.fresh,
 	}).catch((e: NodeJS.ErrnoException) => {
@@ -269,6 +275,9 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<Playgrou
 	}
 }
 
+/** A Ctrl-C within this long of the first is the same press relayed (see stopAll), not a second one. */
+export const SECOND_PRESS_AFTER_MS = 1500;
+
 async function main(): Promise<void> {
 	const say = (msg: string) => console.log(`[start] ${msg}`);
 	const n8nPort = Number(process.env.DEV_N8N_PORT || 5678);
@@ -286,15 +295,21 @@ async function main(): Promise<void> {
 	keeperSaysWhenDone('[start] stopped (npm start was ended before it could stop n8n; the keeper ended it)');
 	let playground: Playground | undefined;
 	let stopping = false;
+	let stopAskedAt = 0;
 	const stopAll = async (code: number) => {
 		if (stopping) {
+			// One Ctrl-C reaches this process twice: the terminal signals its whole foreground
+			// process group (npm, tsx, this process), and npm and tsx pass the signal on again.
+			// The copy comes within milliseconds; a second press the person means comes later.
+			if (Date.now() - stopAskedAt < SECOND_PRESS_AFTER_MS) return;
 			// A second Ctrl-C: do not wait for n8n's graceful shutdown. The exit hook SIGKILLs it.
 			say('forced: killing n8n now');
 			keeperSaysWhenDone('[start] stopped (forced)');
 			process.exit(130);
 		}
 		stopping = true;
-		say('stopping n8n and the sandbox… (Ctrl-C again to force)');
+		stopAskedAt = Date.now();
+		say('stopping n8n and the sandbox… (Ctrl-C again, a second later, to force)');
 		await playground?.stop();
 		say('stopped');
 		process.exit(code);
@@ -325,7 +340,7 @@ async function main(): Promise<void> {
 	console.log(`  connect a phone Instance → Create, then Connect (QR code as binary); scan it with the chat page's button`);
 	console.log(`                  or: npm run sandbox -- scan --url ${sandbox.url} --instance <name>   (README: onboarding recipe)`);
 	console.log(`  n8n log         ${path.relative(process.cwd(), logFile) || logFile}`);
-	console.log(`  stop            Ctrl-C (twice to force)`);
+	console.log(`  stop            Ctrl-C (again after a second to force)`);
 	console.log(`${line}\n`);
 
 	const code = await n8n.exited;

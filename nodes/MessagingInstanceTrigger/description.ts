@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { ALL_EVENTS } from '../shared/dialect';
-import { eventOptions } from '../shared/events';
+import { triggerEventOptions } from '../shared/events';
 import { MAX_FILE_SIZE_OPTION, maxFileBytes, maxFileSizeProperty } from '../shared/files';
 import { instanceProperties } from './instance';
 
@@ -14,7 +14,7 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'events',
 		type: 'multiOptions',
 		required: true,
-		options: eventOptions(ALL_EVENTS),
+		options: triggerEventOptions(ALL_EVENTS),
 		default: ['MESSAGES_UPSERT'],
 		description:
 			'Events that start the workflow. Messages Upsert is an incoming (or sent) message. An event\'s description says when only one dialect, or a newer server, sends it.',

@@ -64,6 +64,59 @@ export function eventOptions(events: readonly string[]): INodePropertyOptions[] 
 	});
 }
 
+/**
+ * What the node panel lists for each event of the trigger, in the words a person looks for
+ * ("On new message", not "On messages upsert"): n8n's editor names a trigger's entries after its
+ * Events options, by their `action` when they have one, else "On <the option's name>" in lower case.
+ */
+const ACTIONS: Record<string, string> = {
+	MESSAGES_UPSERT: 'On new message',
+	MESSAGES_UPDATE: 'On message delivered, read or played',
+	MESSAGES_EDITED: 'On message edited',
+	MESSAGES_DELETE: 'On message deleted',
+	MESSAGES_SET: 'On messages loaded after connecting',
+	MESSAGING_HISTORY_SET: 'On message history synced',
+	SEND_MESSAGE: 'On message sent by this instance',
+	SEND_MESSAGE_UPDATE: 'On sent message updated',
+	CONNECTION_UPDATE: 'On connection opened or closed',
+	QRCODE_UPDATED: 'On QR code updated',
+	PRESENCE_UPDATE: 'On contact online or typing',
+	CALL: 'On incoming call',
+	CONTACTS_SET: 'On contacts loaded',
+	CONTACTS_UPSERT: 'On new contact',
+	CONTACTS_UPDATE: 'On contact changed',
+	CHATS_SET: 'On chats loaded',
+	CHATS_UPSERT: 'On new chat',
+	CHATS_UPDATE: 'On chat changed',
+	CHATS_DELETE: 'On chat deleted',
+	GROUPS_UPSERT: 'On new group',
+	GROUP_UPDATE: 'On group changed',
+	GROUP_PARTICIPANTS_UPDATE: 'On group members changed',
+	LABELS_EDIT: 'On label edited',
+	LABELS_ASSOCIATION: 'On label added to or removed from a chat',
+	NEW_JWT_TOKEN: 'On new JWT token',
+	APPLICATION_STARTUP: 'On server started',
+	INSTANCE_CREATE: 'On instance created',
+	INSTANCE_DELETE: 'On instance deleted',
+	REMOVE_INSTANCE: 'On instance removed',
+	LOGOUT_INSTANCE: 'On instance logged out',
+	STATUS_INSTANCE: 'On instance status changed',
+	TYPEBOT_START: 'On Typebot session started',
+	TYPEBOT_CHANGE_STATUS: 'On Typebot session status changed',
+	FLOWBOT_START: 'On chatbot session started',
+	FLOWBOT_CHANGE_STATUS: 'On chatbot session status changed',
+};
+
+/** The trigger's entry in the node panel for an event; an event without words of its own reads "On <its label>". */
+export function eventAction(event: string): string {
+	return ACTIONS[event] ?? `On ${eventLabel(event)}`;
+}
+
+/** The trigger's Events options: the pickers' entries, each with its words for the node panel. */
+export function triggerEventOptions(events: readonly string[]): INodePropertyOptions[] {
+	return eventOptions(events).map((option) => ({ ...option, action: eventAction(String(option.value)) }));
+}
+
 /** The delivered `event` (`messages.upsert`) as its configuration name (`MESSAGES_UPSERT`). */
 export function configEventName(delivered: string): string {
 	return delivered.replace(/[.-]/g, '_').toUpperCase();

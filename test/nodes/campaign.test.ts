@@ -206,8 +206,8 @@ describe('sending to many (v2)', () => {
 	});
 
 	test.each([
-		[{ pauseMinSeconds: 9, pauseMaxSeconds: 3 }, /Pause Between Messages: At Least \(Seconds\).*must not be more than/],
-		[{ pauseMaxSeconds: 'soon' }, /Pause Between Messages: At Most \(Seconds\).*must be a number/],
+		[{ pauseMinSeconds: 9, pauseMaxSeconds: 3 }, /Pause At Least \(Seconds\).*must not be more than/],
+		[{ pauseMaxSeconds: 'soon' }, /Pause At Most \(Seconds\).*must be a number/],
 		[{ rateLimitRetries: 1e9 }, /Retries on Rate Limit.*must be between 0 and 10/],
 		[{ stopAfterFailures: 0.5 }, /Stop After Failures in a Row.*must be a whole number/],
 		[{ typeLikePerson: 'yes please' }, /Type Like a Person.*must be true or false/],

@@ -58,6 +58,30 @@ describe('the action node in the editor', () => {
 		walk(description.properties);
 		expect(names.filter((name) => /\(Ms\)|Qrcode/.test(name))).toEqual([]);
 	});
+
+	// The editor formats a number field to its numberPrecision: Quiet Seconds' 8 read "8.0".
+	test('a number field whose default is whole shows it whole: no decimals forced on it', () => {
+		const forced: string[] = [];
+		const walk = (properties: unknown[]) => {
+			for (const property of properties as Array<{ displayName?: string; type?: string; default?: unknown; typeOptions?: { numberPrecision?: number }; options?: unknown[]; values?: unknown[] }>) {
+				if (property.type === 'number' && Number.isInteger(property.default) && (property.typeOptions?.numberPrecision ?? 0) > 0) forced.push(String(property.displayName));
+				if (Array.isArray(property.options)) walk(property.options);
+				if (Array.isArray(property.values)) walk(property.values);
+			}
+		};
+		walk(description.properties);
+		expect(forced).toEqual([]);
+	});
+
+	// The longest a collection option's label may be and still show whole beside its neighbours
+	// ("Pause Between Messages: At Least (Seconds)" was cut to "Pause Between Messages: At ...").
+	test('the Sending options have labels that fit: at most 28 characters', () => {
+		const sending = description.properties.filter((property) => property.name === 'sending');
+		expect(sending.length).toBeGreaterThan(0);
+		const labels = new Set(sending.flatMap((property) => (property.options ?? []).map((option) => String((option as { displayName: string }).displayName))));
+		expect([...labels].filter((label) => label.length > 28)).toEqual([]);
+		expect([...labels]).toEqual(expect.arrayContaining(['Pause At Least (Seconds)', 'Pause At Most (Seconds)']));
+	});
 });
 
 describe('the Instance field', () => {

@@ -45,7 +45,11 @@ describe('sandbox tools for developers', () => {
 				res.end('{}');
 				const delivery = JSON.parse(Buffer.concat(chunks).toString('utf8'));
 				if (delivery.event !== 'messages.upsert') return;
-				void call(sb, '/message/sendText/demo', { number: delivery.data.key.remoteJid.split('@')[0], text: `echo: ${delivery.data.message.conversation}` });
+				const text = String(delivery.data.message.conversation);
+				// another run's work at the same moment: a send to someone else, not a reply to this contact
+				void call(sb, '/message/sendText/demo', { number: '5511900000000', text: 'to someone else' });
+				// "later …" is answered as Collect Burst answers: after the contact has been quiet a while
+				setTimeout(() => void call(sb, '/message/sendText/demo', { number: delivery.data.key.remoteJid.split('@')[0], text: `echo: ${text}` }), text.startsWith('later') ? 2500 : 0);
 			});
 		});
 		await new Promise<void>((resolve) => bot.listen(0, '127.0.0.1', resolve));
@@ -85,12 +89,18 @@ describe('sandbox tools for developers', () => {
 	});
 
 	it('cli send prints the delivery and the reply the workflow sent; cli event prints why it was not delivered', async () => {
-		const sent = await cli(['send', '--url', sb.url, '--instance', 'demo', '--from', '5511988887777', '--text', 'hi there', '--wait', '4000']);
+		const sent = await cli(['send', '--url', sb.url, '--instance', 'demo', '--from', '5511988887777', '--text', 'hi there', '--wait', '4']);
 		expect(sent.code).toBe(0);
 		const lines = sent.stdout.trim().split('\n');
 		expect(lines[0]).toBe('200 {"ok":true,"reason":"delivered","status":200,"attempts":1}');
 		expect(lines[1]).toBe('  reply: POST /message/sendText/demo -> 201 {"number":"5511988887777","text":"echo: hi there"}');
 		expect(lines).toHaveLength(2);
+
+		// a reply that comes after --wait: the silence line names Collect Burst's wait; a longer --wait sees it
+		const early = await cli(['send', '--url', sb.url, '--instance', 'demo', '--from', '5511988887001', '--text', 'later one', '--wait', '1']);
+		expect(early.stdout.trim().split('\n')[1]).toMatch(/^ {2}delivered \(HTTP 200\); no reply within 1 s — a workflow with Collect Burst answers only after the contact has been quiet \(Quiet Seconds \+ 2 s, 10 s by default: give --wait 15\)/);
+		const waited = await cli(['send', '--url', sb.url, '--instance', 'demo', '--from', '5511988887002', '--text', 'later two', '--wait', '6']);
+		expect(waited.stdout.trim().split('\n').slice(1)).toEqual(['  reply: POST /message/sendText/demo -> 201 {"number":"5511988887002","text":"echo: later two"}']);
 
 		const pdf = join(ROOT, 'LICENSE.md');
 		const withFile = await cli(['send', '--url', sb.url, '--instance', 'demo', '--from', '5511988887777', '--file', pdf, '--kind', 'document', '--wait', '0']);

@@ -112,15 +112,26 @@ describe('order of checks, auth, recording, failNext', () => {
 		expect((await call(sb, '/message/sendText/late', good, { key: 'LATE' })).status).toBe(201);
 	});
 
-	it('maxDelayMs makes sends block for their delay', async () => {
-		const slow = await start({ maxDelayMs: 300 });
+	it('maxDelayMs makes sends block for their delay, the contact seeing "typing…" (recording before a voice note) while it holds', async () => {
+		const slow = await start({ maxDelayMs: 300, dialect: 'v2', instances: [{ name: 'demo' }] });
 		try {
 			const t = Date.now();
 			const r = await call(slow, '/message/sendText/demo', { ...good, delay: 5000 });
 			expect(r.status).toBe(201);
 			expect(Date.now() - t).toBeGreaterThanOrEqual(280);
+			const [typing, message] = slow.chat.slice(-2);
+			expect({ kind: typing.kind, text: typing.text, chat: typing.chat, body: typing.body }).toEqual({ kind: 'presence', text: 'composing (300 ms)', chat: message.chat, body: { presence: 'composing' } });
+			expect(message.kind).toBe('text');
+			expect(message.at - typing.at).toBeGreaterThanOrEqual(280);
+			await call(slow, '/message/sendWhatsAppAudio/demo', { number: good.number, audio: 'T2dnUw==', delay: 100 });
+			expect(slow.chat.filter((e) => e.kind === 'presence').map((e) => e.text)).toEqual(['composing (300 ms)', 'recording (100 ms)']);
 		} finally {
 			await slow.close();
 		}
+	});
+
+	it('without maxDelayMs (the tests\' sandboxes) a send with delay is not held and shows no typing', async () => {
+		expect((await call(sb, '/message/sendText/demo', { ...good, delay: 5000 })).status).toBe(201);
+		expect(sb.chat.filter((e) => e.kind === 'presence')).toEqual([]);
 	});
 });

@@ -7,6 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { dedupeFootprint, MAX_ENTRY_CHARS } from '../../nodes/MessagingInstanceTrigger/dedupe';
 import { ALL_EVENTS } from '../../nodes/shared/dialect';
 import { eventOptions } from '../../nodes/shared/events';
+import { MessagingInstanceTrigger } from '../../nodes/MessagingInstanceTrigger/MessagingInstanceTrigger.node';
 import type { Dialect } from '../../sandbox/server';
 import { expectNoSecrets, INSTANCE, savedParameters, secretOf, setup, setWebhookBodies, TOKEN, type Setup } from './helpers';
 
@@ -279,5 +280,21 @@ describe('trigger labels', () => {
 		expect(rest.length).toBeGreaterThan(20);
 		expect(rest).toEqual([...rest].sort((a, b) => a.localeCompare(b, 'en')));
 		expect(options.map((option) => option.value).sort()).toEqual([...ALL_EVENTS].sort());
+	});
+
+	it('the node panel lists the trigger\'s events in a person\'s words ("On new message", not "On messages upsert"), one entry each, the values unchanged', () => {
+		const events = new MessagingInstanceTrigger().description.properties.find((property) => property.name === 'events')!;
+		const options = (events.options ?? []) as Array<{ name: string; value: string; action?: string }>;
+		expect(options.map((option) => option.value).sort()).toEqual([...ALL_EVENTS].sort());
+		const action = (value: string) => options.find((option) => option.value === value)?.action;
+		expect(action('MESSAGES_UPSERT')).toBe('On new message');
+		expect(action('QRCODE_UPDATED')).toBe('On QR code updated');
+		expect(action('NEW_JWT_TOKEN')).toBe('On new JWT token');
+		for (const option of options) {
+			expect(option.action).toMatch(/^On [a-zA-Z]/);
+			// what the panel shows for an option without words of its own: "On " and its name in lower case ("On new jwt token")
+			expect(option.action).not.toBe(`On ${option.name.toLowerCase()}`);
+		}
+		expect(new Set(options.map((option) => option.action)).size).toBe(options.length);
 	});
 });

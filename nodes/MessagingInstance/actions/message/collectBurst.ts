@@ -115,7 +115,7 @@ export const collectBurst: Operation = {
 			displayName: 'Quiet Seconds',
 			name: 'quietSeconds',
 			type: 'number',
-			typeOptions: { minValue: 0, maxValue: MAX_QUIET_SECONDS, numberPrecision: 1 },
+			typeOptions: { minValue: 0, maxValue: MAX_QUIET_SECONDS },
 			default: 8,
 			description:
 				'How long the contact must stay silent before the burst is answered. 8 s covers typing the next short message; raise it when contacts send voice notes after a text. The run waits this plus 2 s.',

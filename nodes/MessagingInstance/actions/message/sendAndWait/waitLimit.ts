@@ -36,7 +36,7 @@ export const limitWaitTimeOption: INodeProperties = {
 					name: 'resumeAmount',
 					type: 'number',
 					displayOptions: { show: { limitType: ['afterTimeInterval'] } },
-					typeOptions: { minValue: 0, maxValue: 525_600, numberPrecision: 2 },
+					typeOptions: { minValue: 0, maxValue: 525_600 },
 					default: 1,
 					description: 'How long to wait, in the unit below',
 				},

@@ -20,21 +20,21 @@ const seconds = (displayName: string, name: string, defaultValue: number, max: n
 	displayName,
 	name,
 	type: 'number',
-	typeOptions: { minValue: 0, maxValue: max, numberPrecision: 2 },
+	typeOptions: { minValue: 0, maxValue: max },
 	default: defaultValue,
 	description,
 });
 
 const PACE: INodeProperties[] = [
 	seconds(
-		'Pause Between Messages: At Least (Seconds)',
+		'Pause At Least (Seconds)',
 		'pauseMinSeconds',
 		5,
 		MAX_WAIT_SECONDS,
 		'The shortest time between two messages of this node in one run; each pause is a random time between this and the At Most. The first message is never delayed. Alone, it is also the At Most.',
 	),
 	seconds(
-		'Pause Between Messages: At Most (Seconds)',
+		'Pause At Most (Seconds)',
 		'pauseMaxSeconds',
 		15,
 		MAX_WAIT_SECONDS,
@@ -66,7 +66,7 @@ const COMMON: INodeProperties[] = [
 			'How often a message refused for a rate limit (HTTP 429, or WhatsApp\'s "rate-overlimit") is tried again, waiting as the server asks (Retry-After) or a growing random time',
 	},
 	seconds(
-		'Rate Limit First Wait (Seconds)',
+		'Rate Limit Wait (Seconds)',
 		'rateLimitWaitSeconds',
 		30,
 		MAX_WAIT_SECONDS,
