@@ -10,8 +10,6 @@
  *   tsx bench/chatMemory.ts   runs part 8 alone (BENCH_ROUNDS turns of each, default 5 → at least 20)
  */
 import { Container } from '@n8n/di';
-import { BufferWindowMemory } from '@langchain/classic/memory';
-import { ChatMessageHistory } from '@langchain/classic/stores/message/in_memory';
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import { SSHClientsManager } from 'n8n-core/dist/execution-engine/ssh-clients-manager';
 import { createRunExecutionData, NodeConnectionTypes, Workflow } from 'n8n-workflow';
@@ -20,11 +18,21 @@ import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, IN
 import type { Sandbox } from '../sandbox/server';
 import { BenchCredentials, mapNodeSources } from './nodeRun';
 import { envInt, fmt, fmtRatio, log, median, table } from './util';
+import { useAiSdk } from '../scripts/aiSdk';
 
 const INTERACTIONS = 20;
 const WINDOW = 5;
 const CONTACT = '5511922220000';
 const CHAT = `${CONTACT}@s.whatsapp.net`;
+
+// n8n's AI node SDK and its langchain come from `.ai-sdk/` (scripts/aiSdk.ts), as n8n's own module folder provides them inside n8n.
+useAiSdk();
+interface InProcessHistory {
+	addUserMessage(text: string): Promise<void>;
+	addAIMessage(text: string): Promise<void>;
+}
+const { BufferWindowMemory } = require('@langchain/classic/memory') as { BufferWindowMemory: new (options: object) => object };
+const { ChatMessageHistory } = require('@langchain/classic/stores/message/in_memory') as { ChatMessageHistory: new () => InProcessHistory };
 
 /** n8n's Simple Memory, reduced to what it does per turn: a window over a history held in the process. */
 const history = new ChatMessageHistory();
