@@ -39,12 +39,14 @@
  * .bubble a.link (data-testid link), .bubble button.reply-choice (data-testid choice), #attach
  * (data-testid attach) with its menu #attach-menu (attach-photo, attach-voice,
  * attach-document), the file inputs #file-photo, #file-voice, #file-document, #scan ("Scan QR
- * code", shown while the instance is connecting).
+ * code", shown while the instance is connecting), #chats (data-testid chats) with #chat-all
+ * ("All chats", the default) and one button.chat-row per conversation (data-testid chat,
+ * data-contact; .active when open: only its bubbles show, and #from / #lid write as it).
  *
  * The page is files in ./chat/: page.html (the markup), page.css, and the browser scripts in
  * CHAT_SCRIPTS (contacts.js: who an entry belongs to, phone, LID or group; format.js: WhatsApp's
- * text formatting; bubbles.js: how an entry is drawn; page.js: the live stream, sending and
- * attaching, startup). The scripts are plain
+ * text formatting; bubbles.js: how an entry is drawn; chats.js: one chat per contact, the list
+ * #chats to switch between them; page.js: the live stream, sending and attaching, startup). The scripts are plain
  * JavaScript checked by TypeScript through `// @ts-check` and chat/tsconfig.json, and linted as
  * served; test/sandbox/chatPageSource.test.ts runs both. They are put together into one
  * self-contained response: keep the page free of `<script src=` / `<link href=` (the sandbox
@@ -56,7 +58,7 @@ import * as path from 'node:path';
 const CHAT_DIR = path.join(__dirname, 'chat');
 
 /** The page's scripts in the order they run: each uses what the ones before it define. */
-export const CHAT_SCRIPTS = ['contacts.js', 'format.js', 'bubbles.js', 'page.js'] as const;
+export const CHAT_SCRIPTS = ['contacts.js', 'format.js', 'bubbles.js', 'chats.js', 'page.js'] as const;
 
 const read = (name: string) => fs.readFileSync(path.join(CHAT_DIR, name), 'utf8');
 

@@ -16,7 +16,7 @@ import { IncomingMessage, messageId, upsertData } from './messages';
 import { transcribesVoiceNotes } from './routes/chatbot';
 import { dottedEventName } from './events';
 import { errorBody, flattenHeaders, readBody, requestLine, send } from './http';
-import { DeliveryHost, deliver, post, retryPolicy } from './delivery';
+import { DeliveryHost, deliver, post, retryPolicy, summarize } from './delivery';
 import { Dispatch, createDispatcher } from './dispatch';
 import { ROUTES } from './routes';
 import { control, isControlPath } from './control';
@@ -228,8 +228,13 @@ class SandboxImpl implements Sandbox {
 	async injectMessage(instance: string, msg: IncomingMessage): Promise<RecordedDelivery | undefined> {
 		const inst = this.mustInstance(instance);
 		const data = upsertData(msg, inst.instanceId, inst.webhook?.webhookBase64 ?? false, this.version, transcribesVoiceNotes(inst));
-		this.addChat(receive(this.media, instance, msg, data));
-		return this.track(deliver(this.delivery, inst, 'messages.upsert', data));
+		const entry = this.addChat(receive(this.media, instance, msg, data));
+		const delivery = await this.track(deliver(this.delivery, inst, 'messages.upsert', data));
+		// The verdict stays with the message: the chat page shows it again after a reload.
+		const { ok, reason } = summarize(delivery);
+		entry.delivered = { ok, reason };
+		this.stateChanged();
+		return delivery;
 	}
 
 	injectEvent(instance: string, event: string, data: unknown): Promise<RecordedDelivery | undefined> {

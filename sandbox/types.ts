@@ -129,6 +129,8 @@ export interface ChatEntry {
 	body: unknown;
 	/** id of the message (sent result or incoming key), when there is one */
 	messageId?: string;
+	/** incoming: whether the sandbox delivered it to the instance's webhook (MESSAGES_UPSERT), once it knows */
+	delivered?: { ok: boolean; reason: string };
 	/**
 	 * incoming: the key as the server stores it, which is Baileys' key on every release (the
 	 * webhook's may differ: 2.3.7 and 2.4 rewrite it after storing); Find Messages filters on it

@@ -20,6 +20,9 @@ function add(entry) {
   var stick = box.scrollTop + box.clientHeight >= box.scrollHeight - 60;
   var node = render(entry);
   box.appendChild(node);
+  // the verdict the sandbox kept with the message (a reload, or a message sent from the CLI)
+  if (entry.direction === 'in' && entry.delivered) markDelivery(node, entry);
+  noteChat(node);
   if (entry.direction === 'in' && entry.messageId && pending[entry.messageId]) {
     pending[entry.messageId](node); delete pending[entry.messageId];
   }
@@ -31,10 +34,11 @@ function setStatus(text, cls) { var s = $('status'); s.textContent = text; s.cla
 function connect() {
   if (source) source.close();
   clear();
+  clearChats();
   var inst = field('instance').value;
   source = new EventSource('/_sandbox/chat/stream?instance=' + encodeURIComponent(inst));
   source.addEventListener('entry', function (ev) { add(JSON.parse(ev.data)); });
-  source.addEventListener('reset', clear);
+  source.addEventListener('reset', function () { clear(); clearChats(); });
   source.onopen = function () { setStatus('live', 'live'); };
   source.onerror = function () { setStatus('reconnecting…', 'down'); };
   hint();
@@ -43,7 +47,7 @@ function connect() {
 function markDelivery(node, result) {
   var d = result && result.delivered;
   var meta = node.querySelector('.meta');
-  if (!meta || !d) return;
+  if (!meta || !d || meta.querySelector('.ok, .bad')) return;
   var mark = el('span', d.ok ? 'ok' : 'bad', d.ok ? ' ✓ delivered' : ' ✗ ' + d.reason);
   if (!d.ok) { mark.title = 'The sandbox could not deliver MESSAGES_UPSERT to the instance\'s webhook'; meta.className = 'meta bad'; }
   meta.appendChild(mark);

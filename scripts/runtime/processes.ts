@@ -114,12 +114,24 @@ export function n8nEnv(
 		// 1.x: runners are opt-in (Code nodes run in-process otherwise); 2.x always runs them in
 		// internal mode and logs a deprecation for either variable.
 		...(majorOf(rt.version) >= 2 ? {} : { N8N_RUNNERS_ENABLED: 'true', N8N_RUNNERS_MODE: 'internal' }),
+		// 2.x lists every limit whose default will change as a deprecation at each start unless it
+		// is set: set to today's defaults, nothing changes and the log stays quiet.
+		...(majorOf(rt.version) >= 2
+			? { N8N_RUNNERS_TASK_TIMEOUT: '300', N8N_COMPRESSION_NODE_MAX_DECOMPRESSED_SIZE_BYTES: String(2 * 1024 ** 3), N8N_COMPRESSION_NODE_MAX_ZIP_ENTRIES: '5000' }
+			: {}),
 		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
 		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
-		// No Python venv here: hide Python from the Code node. (n8n 2.40.7 still tries to
-		// start its Python runner and logs one warning; no setting stops that attempt.)
+		// No Python venv here: hide Python from the Code node. (n8n 2.40.7 still tries to start
+		// its Python runner in internal mode and logs one warning, "Failed to start Python task
+		// runner": task-runner-module.js checks for the venv right after the JS runner starts,
+		// whatever the settings; only external mode, with a separate launcher, avoids it. The
+		// one deprecation left at start, N8N_RUNNERS_MODE, is the same internal mode.)
 		N8N_PYTHON_ENABLED: 'false',
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+		// Not n8n's catalogue of vetted community nodes: fetched from api(-staging).n8n.io when the
+		// editor opens, it fails offline with an ENOTFOUND stack trace each time. Installed
+		// packages (this one) load without it.
+		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
 		// n8n 1.x only offers <node>Tool variants of community nodes with this on; 2.x always does.
 		N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true',
 		N8N_REINSTALL_MISSING_PACKAGES: 'false',

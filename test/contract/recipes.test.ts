@@ -18,6 +18,7 @@ import type { INodeTypeDescription } from 'n8n-workflow';
 import { MessagingInstance } from '../../nodes/MessagingInstance/MessagingInstance.node';
 import { MessagingInstanceTrigger } from '../../nodes/MessagingInstanceTrigger/MessagingInstanceTrigger.node';
 import { ACTION, RECIPES, TRIGGER, referencedNodeNames, uniqueNodeName } from '../../e2e/recipeBook';
+import { chatReplyText } from '../../nodes/MessagingInstance/actions/message/sendAndWait/chatReply';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -135,5 +136,13 @@ describe.each(RECIPE_SECTIONS)('%s shows %s.json as the file holds it', (doc, fi
 	it('each Code node\'s code as it is', () => {
 		const code = workflow.nodes.filter((n: any) => n.type === 'n8n-nodes-base.code').map((n: any) => n.parameters.jsCode);
 		expect(code.filter((js: string) => !codeBlocks(section).includes(js))).toEqual([]);
+	});
+});
+
+describe('docs/recipes.md → Reply in the Chat', () => {
+	it('shows the question exactly as the node sends it, its italic last line included', () => {
+		const section = sectionOf(textOf('docs/recipes.md'), 'send-and-wait-chat-reply')!;
+		const shown = [...section.matchAll(/^```text\n([\s\S]*?)\n```/gm)].map((m) => m[1]);
+		expect(shown).toEqual([chatReplyText('Deliver order A-17 on Friday?', ['Yes', 'No'])]);
 	});
 });

@@ -123,6 +123,39 @@ suite('chat page in headless Chromium (sandbox alone)', () => {
 		expect(pageErrors).toEqual([]);
 	});
 
+	it('one chat per contact, as WhatsApp Web: the list names each contact, newest first; picking one shows only its messages and writes as it; All chats shows every message', async () => {
+		const [first, second] = ['5511977770000@s.whatsapp.net', '5511977771111@s.whatsapp.net'];
+		await page.fill('#from', '5511977771111');
+		await page.fill('#message', 'from a second contact');
+		await page.click('#send');
+		const other = page.locator('.bubble.in', { hasText: 'from a second contact' });
+		await other.waitFor({ timeout: 10000 });
+		const rows = page.locator('#chats [data-testid="chat"]');
+		const contacts = await rows.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-contact')));
+		expect(contacts[0]).toBe(second);
+		expect(contacts).toContain(first);
+		expect(await rows.first().locator('.chat-last').innerText()).toBe('from a second contact');
+
+		await page.locator(`#chats [data-contact="${first}"]`).click();
+		expect(await page.inputValue('#from')).toBe('5511977770000');
+		expect(await other.isVisible()).toBe(false);
+		expect(await page.locator('.bubble.in', { hasText: 'hello from the browser' }).isVisible()).toBe(true);
+		const shown = await page.locator('.bubble:visible').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-contact')));
+		expect(new Set(shown)).toEqual(new Set([first]));
+
+		await page.click('#chat-all');
+		expect(await other.isVisible()).toBe(true);
+	});
+
+	it('"✓ delivered" is kept after a reload: the sandbox keeps the verdict with the message', async () => {
+		await page.reload();
+		await page.locator('#status', { hasText: 'live' }).waitFor({ timeout: 10000 });
+		const bubble = page.locator('.bubble.in', { hasText: 'hello from the browser' });
+		await bubble.locator('.meta', { hasText: '✓ delivered' }).waitFor({ timeout: 10000 });
+		expect(await bubble.locator('.meta .ok').count()).toBe(1);
+		expect(pageErrors).toEqual([]);
+	});
+
 	it('Clear empties the page and the sandbox chat log', async () => {
 		await page.click('#reset');
 		await page.locator('#empty').waitFor({ timeout: 10000 });
