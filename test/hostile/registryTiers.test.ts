@@ -7,6 +7,7 @@ import { dialectOf } from '../../nodes/shared/dialect';
 import { runNode, type NodeRun } from '../harness/engine';
 import { baselineOf, mappableFields, secretFieldsOf, tierPlan, unknownFields } from './registry';
 import { useHostileServer, type Behaviour } from './server';
+import { visible } from './visible';
 
 /**
  * The three hostile tiers over EVERY operation of the registry (`OPERATIONS`), with the fields
@@ -23,14 +24,6 @@ import { useHostileServer, type Behaviour } from './server';
 
 const KEY = 'registry-tier-key-0123456789';
 const hostile = useHostileServer();
-
-function visible(run: NodeRun): string {
-	const error = run.error as unknown as Record<string, unknown> | undefined;
-	const fields = error ? Object.getOwnPropertyNames(error).filter((name) => name !== 'node').map((name) => `${name}:${JSON.stringify(error[name] ?? null)}`) : [];
-	// The stored error names its node with the user's own parameters (a password typed there is the user's): left out.
-	const runData = (run.run.data.resultData.runData['Messaging Instance'] ?? []).map((task) => ({ ...task, error: task.error ? { ...task.error, node: undefined } : undefined }));
-	return [JSON.stringify(run.items), JSON.stringify(runData), ...fields, error?.stack ?? ''].join('\n');
-}
 
 async function run(parameters: INodeParameters, item: IDataObject = {}, timeout = 2): Promise<NodeRun> {
 	return await runNode({

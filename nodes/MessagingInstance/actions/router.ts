@@ -5,7 +5,7 @@ import { inputError, operationError, readableServerText, serverMessages } from '
 import { Redactor, secretsIn, secretsOfUrl } from '../../shared/redact';
 import { pause as pauseFor } from '../../shared/pause';
 import { apiRequest, cancelSignalOf, openConnection } from '../../shared/transport';
-import { CLOUD_API_INTEGRATION, integrationIn, readWebhook } from '../../shared/routes';
+import { CHECK_NUMBERS_PATH, CLOUD_API_INTEGRATION, integrationIn, readWebhook } from '../../shared/routes';
 import { explainMissingRoute, isOlder, serverVersionOf, versionOrNewer } from '../../shared/serverVersion';
 import { dialectOf, type Dialect } from '../../shared/dialect';
 import { deriveSecret } from '../../shared/secret';
@@ -182,7 +182,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	// item before anything is sent (with Continue On Fail, each with its outcome).
 	let accountCheckFailure: unknown;
 	try {
-		await campaign?.checkAccounts(async (instance, numbers) => await askHelper('accountCheck', 0, { instance, body: { numbers } }));
+		await campaign?.checkAccounts(async (instance, numbers) => await askHelper('accountCheck', 0, { route: CHECK_NUMBERS_PATH[dialect.name], instance, body: { numbers } }));
 	} catch (error) {
 		accountCheckFailure = error;
 	}
