@@ -167,7 +167,7 @@ export async function runWithHelperAnswer(server: HostileServer, operation: Oper
 			mains++;
 			return provocation.firstMainFails && mains === 1 ? { status: 500, json: { response: { message: 'stored, then crashed' } } } : mainAnswer(operation);
 		}
-		const answer = shape(helpers[kind], request, server);
+		const answer = kind === key ? shape(helpers[kind], request, server) : undefined;
 		return typeof answer === 'object' ? answer : { json: goodAnswer(helpers[kind], request) };
 	});
 	// The endless and the redirecting answers are written by hand, for the helper request only.
