@@ -190,7 +190,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	const integrations = new Map<string, string | undefined>();
 	const integrationOf = async (instance: string, itemIndex: number): Promise<string | undefined> => {
 		if (!integrations.has(instance)) {
-			const [asked] = await Promise.allSettled([askHelper('integration', itemIndex, { instance })]);
+			const [asked] = await Promise.allSettled([askHelper('integration', itemIndex, { instance, qs: { instanceName: instance } })]);
 			// A key that may not list instances (an HTTP refusal) leaves the answer to the route itself; an odd answer fails the item.
 			const refused = asked.status === 'rejected' && typeof (asked.reason as { httpCode?: unknown }).httpCode === 'string';
 			if (asked.status === 'rejected' && !refused) throw asked.reason;
