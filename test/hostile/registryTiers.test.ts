@@ -1,81 +1,12 @@
-import fc from 'fast-check';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
-
 import { OPERATIONS } from '../../nodes/MessagingInstance/actions/index';
 import type { Operation } from '../../nodes/MessagingInstance/actions/types';
-import { dialectOf } from '../../nodes/shared/dialect';
-import { runNode, type NodeRun } from '../harness/engine';
-import { baselineOf, mappableFields, secretFieldsOf, tierPlan, unknownFields } from './registry';
-import { useHostileServer, type Behaviour } from './server';
+import { describeRegistryTiers, keyOf } from './registryTierSuite';
+import { tierPlan, unknownFields } from './registry';
 
 /**
- * The three hostile tiers over EVERY operation of the registry (`OPERATIONS`), with the fields
- * each declares (test/hostile/registry.ts): no hand list an operation can miss.
- *
- * - hostile values: each mappable field mapped to a dot segment, an encoded one, 10 kB of text,
- *   an object and 2^53 + 2: refused before any request naming a field and the item, or sent
- *   without any path segment that resolves elsewhere and without a 10 kB segment;
- * - hostile server: a hang, an HTML page, a 500 echoing the key, a redirect to another host:
- *   an error (never a success), nothing to the other host, the key nowhere;
- * - secret echo: the server echoes every secret the request carried (API key, the operation's
- *   secret fields) in a 2xx and in a 500: none reaches an item, an error or the stored run.
+ * The three hostile tiers (hostile values, hostile server, secret echo) over EVERY operation
+ * of the registry: see registryTierSuite.ts. The helper requests' tiers: helperRequests.test.ts.
  */
-
-const KEY = 'registry-tier-key-0123456789';
-const hostile = useHostileServer();
-
-function visible(run: NodeRun): string {
-	const error = run.error as unknown as Record<string, unknown> | undefined;
-	const fields = error ? Object.getOwnPropertyNames(error).filter((name) => name !== 'node').map((name) => `${name}:${JSON.stringify(error[name] ?? null)}`) : [];
-	// The stored error names its node with the user's own parameters (a password typed there is the user's): left out.
-	const runData = (run.run.data.resultData.runData['Messaging Instance'] ?? []).map((task) => ({ ...task, error: task.error ? { ...task.error, node: undefined } : undefined }));
-	return [JSON.stringify(run.items), JSON.stringify(runData), ...fields, error?.stack ?? ''].join('\n');
-}
-
-async function run(parameters: INodeParameters, item: IDataObject = {}, timeout = 2): Promise<NodeRun> {
-	return await runNode({
-		parameters: { instance: 'demo', ...parameters },
-		items: [item],
-		// The server's version is known: these tiers are about the fields and the answers, not version detection.
-		credentials: { baseUrl: hostile.current.url, apiKey: KEY, dialect: 'v2', timeout, serverVersion: '2.4.0' },
-	});
-}
-
-const keyOf = (operation: Operation) => `${operation.resource}/${operation.value}`;
-
-/** A path whose segments a URL parser or the server would resolve into another route. */
-function resolvesElsewhere(path: string): boolean {
-	return path
-		.split('?')[0]
-		.split('/')
-		.some((segment) => {
-			let text = segment;
-			for (let round = 0; round < 3; round++) {
-				try {
-					text = decodeURIComponent(text);
-				} catch {
-					break;
-				}
-			}
-			return text.trim() === '.' || text.trim() === '..';
-		});
-}
-
-/** Routes any operation may call besides its own: the version, the instance's integration, its webhook, a resend's look-up. */
-const HELPER_ROUTES = ['/', '/instance/fetchInstances', '/webhook/find/{id}', '/chat/findMessages/{id}'];
-
-/** Whether a received path is one of the operation's routes (its `{id}` one segment), with the instance or without. */
-function isOwnRoute(operation: Operation, received: string, method: string): boolean {
-	// A read-modify-write first reads the stored object at a route its rule chooses per item (`update.read`): a plain route of two parts.
-	if (operation.update?.rule === 'readModifyWrite' && method === 'GET' && /^\/[A-Za-z]+\/[A-Za-z]+(\/[^/?]+)?(\?|$)/.test(received)) return true;
-	const own = typeof operation.path === 'function' ? operation.path(dialectOf('v2')) : operation.path;
-	const templates = [own, ...(operation.itemPaths ?? []), ...HELPER_ROUTES];
-	const path = received.split('?')[0];
-	return templates.some((template) => {
-		const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{id\}/g, '[^/]+');
-		return new RegExp(`^${pattern}(/[^/]+)?$`).test(path);
-	});
-}
 
 describe('contract: every field of every operation has a generator', () => {
 	test('no operation has a field of a type the tiers cannot fill', () => {
@@ -115,87 +46,4 @@ describe('contract: every field of every operation has a generator', () => {
 	});
 });
 
-const HOSTILE_VALUES: Array<[string, unknown]> = [
-	['a dot segment', '..'],
-	['an encoded dot segment', '%2e%2e'],
-	['10 kB of text', 'x'.repeat(10_000)],
-	['an object', { a: { b: [1, 2] } }],
-	['2^53 + 2', 2 ** 53 + 2],
-];
-
-/** Generated values besides the fixed ones: any text, numbers, nesting (fast-check). */
-const generatedValue: fc.Arbitrary<unknown> = fc.oneof(
-	fc.string({ unit: 'grapheme', maxLength: 30 }),
-	fc.constantFrom('.', '..', '%2E%2e', '../../instance/delete', '\u0000', '9'.repeat(400), 'x'.repeat(3_000)),
-	fc.double(),
-	fc.constantFrom(2 ** 64, -(2 ** 53) - 2, 1e300),
-	fc.jsonValue({ maxDepth: 3 }),
-);
-
-/** Hostile values in the operation's mappable fields: refused naming the field, or sent without a path that resolves elsewhere. */
-async function expectHeld(operation: Operation, field: string, what: string, value: unknown): Promise<void> {
-	hostile.current.seen.length = 0;
-	const result = await run({ ...baselineOf(operation), [field]: '={{ $json.v }}' }, { v: value as IDataObject });
-	const context = `${field} = ${what}`;
-	if (result.error) expect([context, result.error.name]).toEqual([context, expect.stringMatching(/^Node(Operation|Api)Error$/)]);
-	if (result.error && hostile.current.seen.length === 0 && result.error.name === 'NodeOperationError') {
-		expect([context, result.error.message]).toEqual([context, expect.stringMatching(/^(\S.*) \[item 0\]$|expected a list|look-up/s)]);
-		expect([context, result.error.message.length < 1_000]).toEqual([context, true]);
-	}
-	for (const request of hostile.current.seen) {
-		expect([context, resolvesElsewhere(request.path)]).toEqual([context, false]);
-		expect([context, request.path.split('?')[0], isOwnRoute(operation, request.path, request.method)]).toEqual([context, request.path.split('?')[0], true]);
-		expect([context, request.path.split('?')[0].split('/').every((segment) => segment.length <= 3 * 2048)]).toEqual([context, true]);
-	}
-	expect(hostile.current.seenByOther).toEqual([]);
-	expect(visible(result)).not.toContain(KEY);
-}
-
-describe.each(OPERATIONS.map((operation) => [keyOf(operation), operation] as const))('%s', (_key, operation) => {
-	test('hostile values in every mappable field: refused naming the field, or sent as one bounded segment', async () => {
-		hostile.current.answerAll(() => ({ status: 200, json: operation.pagination ? [] : { key: { id: 'OK1' } } }));
-		for (const field of mappableFields(operation)) {
-			for (const [what, value] of HOSTILE_VALUES) await expectHeld(operation, field.property.name, what, value);
-		}
-	}, 120_000);
-
-	test('generated values in generated fields (property): held the same way', async () => {
-		const fields = mappableFields(operation).map((field) => field.property.name);
-		hostile.current.answerAll(() => ({ status: 200, json: operation.pagination ? [] : { key: { id: 'OK1' } } }));
-		if (fields.length === 0) return;
-		await fc.assert(
-			fc.asyncProperty(fc.constantFrom(...fields), generatedValue, async (field, value) => await expectHeld(operation, field, JSON.stringify(value)?.slice(0, 40) ?? String(value), value)),
-			{ numRuns: 8 },
-		);
-	}, 120_000);
-
-	test.each<[Behaviour, RegExp]>([
-		['hang', /did not answer in time/],
-		['html', /HTML page instead of JSON/],
-		['echo-key-500', /\(HTTP 500\)$/],
-		['redirect-other-host', /redirects to/],
-	])('a hostile server (%s): an error, nothing elsewhere, no key', async (behaviour, message) => {
-		hostile.current.script(behaviour, behaviour, behaviour);
-		const result = await run(baselineOf(operation), {}, 0.3);
-		// On a loaded machine the server may record a request the node already gave up on (hang) a moment later.
-		for (let waited = 0; hostile.current.seen.length === 0 && message.test(result.error?.message ?? '') && waited < 2000; waited += 50) {
-			await new Promise((resolve) => setTimeout(resolve, 50));
-		}
-		if (hostile.current.seen.length > 0) expect(result.error?.message).toMatch(message);
-		else expect(result.error?.message).toMatch(/\[item 0\]$/);
-		expect(hostile.current.seenByOther).toEqual([]);
-		expect(visible(result)).not.toContain(KEY);
-	});
-
-	test('the server echoes every secret the request carried, in a 2xx and in a 500: none shows', async () => {
-		const secrets = [KEY, ...secretFieldsOf(operation).map((field) => String(baselineOf(operation)[field.property.name]))];
-		for (const status of [200, 500]) {
-			hostile.current.answerAll((request) => ({
-				status,
-				json: { message: `echo ${String(request.headers.apikey)} ${request.body}`, error: status === 500, received: request.body, [String(request.headers.apikey)]: true },
-			}));
-			const result = await run(baselineOf(operation));
-			for (const secret of secrets) expect(visible(result)).not.toContain(secret);
-		}
-	});
-});
+describeRegistryTiers(OPERATIONS);

@@ -66,6 +66,8 @@ export interface HostileServer {
 	answerAll(answer?: (request: Seen) => Answer): void;
 	/** A test's own answers for the next requests (before any scripted behaviour), e.g. a file of a given size. */
 	respond(...handlers: Responder[]): void;
+	/** A test's own answer for any request it chooses (it returns true when it answered), before everything else, until set to undefined. */
+	intercept(handler?: (req: IncomingMessage, res: ServerResponse) => boolean): void;
 	close(): Promise<void>;
 }
 
@@ -93,6 +95,7 @@ export async function startHostileServer(): Promise<HostileServer> {
 	let queue: Behaviour[] = [];
 	let answerAll: ((request: Seen) => Answer) | undefined;
 	let responders: Responder[] = [];
+	let interceptor: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
 	const sockets = new Set<Socket>();
 	const timers = new Set<NodeJS.Timeout>();
 
@@ -106,6 +109,7 @@ export async function startHostileServer(): Promise<HostileServer> {
 		const body = await read(req);
 		const request: Seen = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
 		seen.push(request);
+		if (interceptor?.(req, res)) return;
 		const responder = responders.shift();
 		if (responder) return await responder(req, res);
 		if (queue.length === 0 && answerAll) {
@@ -202,6 +206,9 @@ export async function startHostileServer(): Promise<HostileServer> {
 		respond: (...handlers) => {
 			responders = [...handlers];
 		},
+		intercept: (handler) => {
+			interceptor = handler;
+		},
 		close: async () => {
 			for (const timer of timers) clearTimeout(timer);
 			for (const socket of sockets) socket.destroy();
@@ -223,6 +230,7 @@ export function useHostileServer(): { readonly current: HostileServer } {
 		holder.current.script();
 		holder.current.answerAll(undefined);
 		holder.current.respond();
+		holder.current.intercept(undefined);
 	});
 	return holder;
 }

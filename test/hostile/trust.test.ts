@@ -8,10 +8,10 @@ import { ACTION_TYPE } from '../harness/nodeTypes';
 import { useHostileServer, type Seen } from './server';
 
 /**
- * The defects of issue 29, each as an attacker, a broken server or an unlucky user meets it:
- * ids that would resolve into other paths, answers without end, `200 null` for a list, a
- * resend after a look-up that failed, secrets of one item in another's error, numbers past
- * their range. Through n8n's engine, against a server on a real socket.
+ * What the node trusts, each as an attacker, a broken server or an unlucky user meets it: ids
+ * that would resolve into other paths, answers without end, `200 null` for a list, a resend
+ * after a look-up that failed, secrets of one item in another's error, numbers past their
+ * range. Through n8n's engine, against a server on a real socket.
  */
 
 const KEY = 'trust-test-key-0123456789';
@@ -146,7 +146,7 @@ describe('(6)(7)(8) a retried send', () => {
 	])('(6) a look-up answering 200 %s fails the item; nothing is sent again', async (_name, answer) => {
 		lookUpAnswers(() => ({ json: answer }));
 		const result = await run(TEXT, { settings: RETRY });
-		expect(result.error?.message).toMatch(/^The look-up before sending again failed: /);
+		expect(result.error?.message).toMatch(/^The look-up before sending again \(POST \/chat\/findMessages\/demo\) answered .*; nothing was sent$/);
 		expect(paths()).toEqual(['POST /message/sendText/demo', 'POST /chat/findMessages/demo']);
 	});
 

@@ -9,7 +9,8 @@ import { useHostileServer } from '../hostile/server';
 import { credentialsFor, run, useSandbox } from './helpers';
 
 /**
- * Sending to many (issue 33): the Sending options every send gets from the registry, run
+ * Sending to many: the Sending options every send gets from the registry (pace, typing, rate
+ * limits and Retry-After, the account check before the first send, stop after failures), run
  * through n8n's engine against the sandbox, which refuses sends as WhatsApp does. Times are
  * short bounds (tenths of a second), never real minutes.
  */
@@ -256,5 +257,113 @@ describe('sending to many behind a proxy that rate limits', () => {
 		// the refused send, the lookup of its id (nothing there: the proxy answers it `ok`, without messages), the send again
 		expect(hostile.current.seen.map((request) => request.path)).toEqual(['/message/sendText/demo', '/chat/findMessages/demo', '/message/sendText/demo']);
 		expect(result.items.map((item) => item.json.outcome)).toEqual(['sent']);
+	}, 20_000);
+});
+
+describe('Only Numbers With an Account reads the check as strictly as any answer', () => {
+	const hostile = useHostileServer();
+	const CHECK = '/chat/whatsappNumbers/demo';
+	const paths = () => hostile.current.seen.map((request) => request.path);
+	const checkAnswers = (check: { status?: number; json: unknown }) =>
+		hostile.current.answerAll((request) => (request.path === CHECK ? check : { status: 201, json: { key: { id: 'OK1' }, status: 'PENDING' } }));
+	const runChecked = async (items: IDataObject[], continueOnFail = false) =>
+		await runNode({
+			parameters: { instance: 'demo', ...text({ onlyNumbersWithAccount: true }) },
+			items,
+			continueOnFail,
+			credentials: { baseUrl: hostile.current.url, apiKey: 'check-key-1234567890', dialect: 'v2' },
+		});
+
+	test.each<[string, unknown]>([
+		['null', null],
+		['an empty body', undefined],
+		['{}', {}],
+		['200 {"error":true}', { error: true, message: 'WhatsApp is not connected' }],
+		['a wrapped list', { numbers: [{ exists: true, jid: '5511999990001@s.whatsapp.net', number: '5511999990001' }] }],
+		['a list with an entry that is not a record', [{ exists: true, jid: '5511999990001@s.whatsapp.net', number: '5511999990001' }, 'x']],
+	])('a check answering %s fails the node before the first send, naming the check', async (_what, answer) => {
+		checkAnswers({ json: answer });
+		const result = await runChecked(numbersOf(2));
+		expect(result.error?.message).toMatch(/^The account check \(Check Numbers\) \(POST \/chat\/whatsappNumbers\/demo\) answered .+; nothing was sent$/);
+		expect(paths()).toEqual([CHECK]);
+	});
+
+	test('an answer that lies is no account: only a number it names with exists true is sent to, in any form it writes the number', async () => {
+		checkAnswers({
+			json: [
+				{ exists: 'false', jid: '5511999990001@s.whatsapp.net', number: '5511999990001' },
+				// 5511999990002 is left out
+				{ exists: true, jid: '5511999990003@s.whatsapp.net' },
+				{ exists: true, number: '+55 11 99999-0004' },
+				{ exists: false, jid: '5511999990005@s.whatsapp.net', number: '5511999990005' },
+			],
+		});
+		const items = ['5511999990001', '5511999990002', '5511999990003', '5511999990004', '5511999990005'].map((to) => ({ to }));
+		const result = await runChecked(items);
+		expect(result.error).toBeUndefined();
+		expect(hostile.current.seen.filter((request) => request.path.startsWith('/message')).map((request) => (JSON.parse(request.body) as IDataObject).number)).toEqual(['5511999990003', '5511999990004']);
+		expect(result.items.map((item) => item.json.outcome)).toEqual(['skipped', 'notSent', 'sent', 'sent', 'skipped']);
+		expect(result.items[1].json).toEqual({
+			outcome: 'notSent',
+			reason: 'Not sent: the account check before the first message did not name this number, so nobody said it has a WhatsApp account',
+			number: '5511999990002',
+		});
+	});
+
+	test('with Continue On Fail, a failed check gives every item its outcome and the error; nothing is sent', async () => {
+		checkAnswers({ status: 500, json: { status: 500, error: 'Internal Server Error', response: { message: 'Connection Closed' } } });
+		const result = await runChecked(numbersOf(3), true);
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => [item.json.outcome, item.json.error])).toEqual(
+			Array.from({ length: 3 }, () => ['failed', 'The account check (Check Numbers) failed: Connection Closed (HTTP 500)']),
+		);
+		expect(paths()).toEqual([CHECK]);
+	});
+});
+
+describe('Retry-After is read as HTTP defines it', () => {
+	const hostile = useHostileServer();
+	/** The first send is refused with a 429 carrying this Retry-After; the look-up finds nothing; the next send goes. */
+	const refusedOnceWith = (retryAfter: string) => {
+		hostile.current.respond((_req, res) => {
+			res.writeHead(429, { 'content-type': 'application/json', 'retry-after': retryAfter });
+			res.end(JSON.stringify({ status: 429, error: 'Too Many Requests' }));
+		});
+		hostile.current.answerAll((request) =>
+			request.path.startsWith('/chat/findMessages') ? { json: { messages: { total: 0, pages: 0, currentPage: 1, records: [] } } } : { json: { key: { id: 'OK1' }, status: 'PENDING' } },
+		);
+	};
+	const runRetried = async (firstWaitSeconds: number) =>
+		await runNode({
+			parameters: { instance: 'demo', ...text({ rateLimitRetries: 2, rateLimitWaitSeconds: firstWaitSeconds }) },
+			items: numbersOf(1),
+			credentials: { baseUrl: hostile.current.url, apiKey: 'retry-key-1234567890', dialect: 'v2' },
+		});
+	const sent = () => hostile.current.seen.filter((request) => request.path.startsWith('/message/sendText'));
+
+	test.each(['9999999999', '12345678901234567890'])('%s seconds (more than 10 minutes, however many digits) is refused as such; nothing is sent again', async (retryAfter) => {
+		refusedOnceWith(retryAfter);
+		const result = await runRetried(0.01);
+		expect(result.error?.message).toMatch(/^The server is rate limiting requests: retry after \d+ s \(HTTP 429\): the server asks to wait .+, more than 10 minutes, so the message is not tried again$/);
+		expect(sent()).toHaveLength(1);
+	});
+
+	test.each(['-5', '1.5', 'soon', 'Sun, 06 Nov 1994 08:49:37'])('"%s" names no wait: the first wait is waited, then the message goes once more', async (retryAfter) => {
+		refusedOnceWith(retryAfter);
+		const started = Date.now();
+		const result = await runRetried(1.5);
+		expect(result.error).toBeUndefined();
+		expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
+		expect(sent()).toHaveLength(2);
+		expect(result.items.map((item) => item.json.outcome)).toEqual(['sent']);
+	}, 20_000);
+
+	test('an HTTP date is a wait until then', async () => {
+		refusedOnceWith(new Date(Date.now() + 3_000).toUTCString());
+		const started = Date.now();
+		const result = await runRetried(0.01);
+		expect(result.error).toBeUndefined();
+		expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+		expect(sent()).toHaveLength(2);
 	}, 20_000);
 });

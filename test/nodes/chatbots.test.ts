@@ -57,10 +57,10 @@ const PLATFORMS: PlatformCase[] = [
 	{ kind: 'evolutionBot', fields: { apiUrl: 'https://bot.example.com/api', apiKey: BOT_KEY }, body: { apiUrl: 'https://bot.example.com/api', apiKey: BOT_KEY }, secret: 'apiKey' },
 ];
 
-/** The settings body a fresh Update Settings sends on an instance without saved settings: the server's own defaults, read first. */
+/** The settings body a fresh Update Settings sends on an instance without saved settings: the server's own defaults, read first (Speech to Text left as stored). */
 function freshSettings(platform: PlatformCase): IDataObject {
 	return {
-		...(platform.kind === 'openai' ? { openaiCredsId: credentialId, speechToText: false } : {}),
+		...(platform.kind === 'openai' ? { openaiCredsId: credentialId } : {}),
 		expire: 300,
 		keywordFinish: 'bye',
 		delayMessage: 1000,

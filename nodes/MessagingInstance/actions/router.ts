@@ -5,7 +5,7 @@ import { inputError, operationError, readableServerText, serverMessages } from '
 import { Redactor, secretsIn, secretsOfUrl } from '../../shared/redact';
 import { pause as pauseFor } from '../../shared/pause';
 import { apiRequest, cancelSignalOf, openConnection } from '../../shared/transport';
-import { CLOUD_API_INTEGRATION, integrationIn, readWebhook } from '../../shared/routes';
+import { CHECK_NUMBERS_PATH, CLOUD_API_INTEGRATION, integrationIn, readWebhook } from '../../shared/routes';
 import { explainMissingRoute, isOlder, serverVersionOf, versionOrNewer } from '../../shared/serverVersion';
 import { dialectOf, type Dialect } from '../../shared/dialect';
 import { deriveSecret } from '../../shared/secret';
@@ -182,7 +182,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	// item before anything is sent (with Continue On Fail, each with its outcome).
 	let accountCheckFailure: unknown;
 	try {
-		await campaign?.checkAccounts(async (instance, numbers) => await askHelper('accountCheck', 0, { instance, body: { numbers } }));
+		await campaign?.checkAccounts(async (instance, numbers) => await askHelper('accountCheck', 0, { route: CHECK_NUMBERS_PATH[dialect.name], instance, body: { numbers } }));
 	} catch (error) {
 		accountCheckFailure = error;
 	}
@@ -190,7 +190,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 	const integrations = new Map<string, string | undefined>();
 	const integrationOf = async (instance: string, itemIndex: number): Promise<string | undefined> => {
 		if (!integrations.has(instance)) {
-			const [asked] = await Promise.allSettled([askHelper('integration', itemIndex, { instance })]);
+			const [asked] = await Promise.allSettled([askHelper('integration', itemIndex, { instance, qs: { instanceName: instance } })]);
 			// A key that may not list instances (an HTTP refusal) leaves the answer to the route itself; an odd answer fails the item.
 			const refused = asked.status === 'rejected' && typeof (asked.reason as { httpCode?: unknown }).httpCode === 'string';
 			if (asked.status === 'rejected' && !refused) throw asked.reason;
