@@ -15,7 +15,7 @@ import { call, start } from './helpers';
 const ROOT = join(__dirname, '..', '..');
 
 function cliSend(sb: Sandbox, text: string): Promise<{ code: number; stdout: string }> {
-	const args = [join(ROOT, 'sandbox', 'cli.ts'), 'send', '--url', sb.url, '--instance', 'demo', '--from', '5511977776666', '--text', text, '--wait', '1000'];
+	const args = [join(ROOT, 'sandbox', 'cli.ts'), 'send', '--url', sb.url, '--instance', 'demo', '--from', '5511977776666', '--text', text, '--wait', '1'];
 	return new Promise((resolve) => {
 		execFile(join(ROOT, 'node_modules', '.bin', 'tsx'), args, { timeout: 20000 }, (err, stdout) => {
 			resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout });
@@ -78,7 +78,7 @@ describe('cli send: a delivered message that draws no reply says what happened t
 		answer = ACCEPTED;
 		const sent = await cliSend(sb, 'hello?');
 		expect(sent.stdout).toContain(
-			"  delivered (HTTP 200); no reply within 1 s — a waiting execution may have taken it (Send and Wait's Reply in the Chat), or the workflow does not reply " +
+			"  delivered (HTTP 200); no reply within 1 s — a workflow with Collect Burst answers only after the contact has been quiet (Quiet Seconds + 2 s, 10 s by default: give --wait 15), a waiting execution may have taken it (Send and Wait's Reply in the Chat), or the workflow does not reply " +
 				`(see the chat page: ${sb.url}/chat)\n`,
 		);
 		expect(sent.stdout).not.toContain('no reply within 1000 ms');

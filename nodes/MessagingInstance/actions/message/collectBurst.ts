@@ -139,7 +139,7 @@ export const collectBurst: Operation = {
 					displayName: 'Silent After Person (Minutes)',
 					name: 'silentAfterPersonMinutes',
 					type: 'number',
-					typeOptions: { minValue: 0, maxValue: MAX_SILENT_MINUTES, numberPrecision: 1 },
+					typeOptions: { minValue: 0, maxValue: MAX_SILENT_MINUTES },
 					default: 0,
 					description:
 						"Hand over to a person: no output while the account's owner or an agent wrote in the chat (on a phone or WhatsApp Desktop) within this many minutes of the contact's last message. The workflow's own replies never count. 0 turns it off. See the docs for what counts as a person on each server version.",
