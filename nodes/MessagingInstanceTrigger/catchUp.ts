@@ -324,5 +324,13 @@ export function noteLiveExecution(ctx: IExecuteFunctions, items: readonly INodeE
 	const node = ctx.getNode();
 	if (!readOptions(ctx.getNodeParameter('options', 0, {}), node.typeVersion).catchUp) return;
 	const received = receivedInItems(items);
-	if (received.length > 0) noteReceived(ctx.getWorkflowStaticData('node'), received);
+	if (received.length === 0) return;
+	const data = ctx.getWorkflowStaticData('node');
+	const before = cursorOf(data);
+	noteReceived(data, received);
+	// Where the execution shares the static data webhook() just wrote (its save then lost),
+	// the cursor naming this delivery's message is set again, so that the execution saves it.
+	if (before && cursorOf(data) === before && received.some((message) => message.seconds === before.seconds && before.ids.includes(message.id))) {
+		(data as { catchUp?: CatchUpCursor }).catchUp = { ...before };
+	}
 }
