@@ -121,7 +121,7 @@ export async function startDeliveryBench(opts: { tarball: string; sandbox: Sandb
 	const credential = (await rest.call('POST', '/credentials', {
 		name: 'Sandbox (bench)',
 		type: 'messagingInstanceApi',
-		data: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, dialect: 'documented' },
+		data: { baseUrl: sandbox.url, apiKey: sandbox.apiKey, dialect: 'v2' },
 	})) as { id: string };
 	const { ids, specs } = await createDeliveryWorkflows(rest, credential.id, INSTANCE);
 	// n8n answers the activation before the trigger's create() has run.
@@ -208,7 +208,7 @@ export async function triggerN8nBench(tarball: string, version: string, rounds: 
 	const seqN = envInt('BENCH_TRIGGER_N8N_SEQ', 100);
 	const burstN = envInt('BENCH_TRIGGER_N8N_BURST', 200);
 	const { startSandbox } = await import('../sandbox/server');
-	const sandbox: Sandbox = await startSandbox({ dialect: 'documented', instances: [{ name: INSTANCE }] });
+	const sandbox: Sandbox = await startSandbox({ dialect: 'v2', instances: [{ name: INSTANCE }] });
 	const env = profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir} --cpu-prof-interval=500` } : undefined;
 	const bench = await startDeliveryBench({ tarball, sandbox, version, env, echo: process.env.BENCH_VERBOSE === '1' });
 	const samples = Object.fromEntries(DELIVERY_CONTENDERS.map((c) => [c, { seq: [], burst: [] }])) as unknown as Record<DeliveryContender, Samples>;

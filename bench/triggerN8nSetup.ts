@@ -127,7 +127,8 @@ export function deliveryWorkflows(credentialId: string, instance: string): Recor
 					id: uuid(),
 					name: 'Messaging Instance Trigger',
 					type: `${PACKAGE_NAME}.messagingInstanceTrigger`,
-					typeVersion: 2,
+					// A new node: version 3, Catch Up on (a v2 server: the live path keeps its cursor).
+					typeVersion: 3,
 					position: [0, 0],
 					webhookId: triggerHook,
 					credentials: { messagingInstanceApi: { id: credentialId, name: 'Sandbox (bench)' } },

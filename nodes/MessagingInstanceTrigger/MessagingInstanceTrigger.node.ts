@@ -15,7 +15,7 @@ import { triggerProperties } from './description';
 import { instanceSubtitle } from './instance';
 import { createWebhook, deleteWebhook, webhookExists } from './registration';
 import { receive } from './webhook';
-import { startCatchUp } from './catchUp';
+import { noteLiveExecution, startCatchUp } from './catchUp';
 import { MAIN } from '../shared/connections';
 
 export class MessagingInstanceTrigger implements INodeType {
@@ -87,11 +87,14 @@ export class MessagingInstanceTrigger implements INodeType {
 	}
 
 	/**
-	 * The items a delivery or the catch-up emitted, passed on as they are. Without it n8n would
+	 * The items a delivery or the catch-up emitted, passed on as they are (a live delivery's
+	 * execution also keeps Catch Up's cursor, catchUp.ts). Without it n8n would
 	 * run trigger() again for a node with one inside each execution, and in a test run
 	 * (mode "manual") wait for it to emit instead of taking the delivery's items.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return [this.getInputData()];
+		const items = this.getInputData();
+		noteLiveExecution(this, items);
+		return [items];
 	}
 }

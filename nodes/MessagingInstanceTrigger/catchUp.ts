@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, INode, INodeExecutionData, IRun, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, IRun, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 
 import { countedPage } from '../shared/answerShapes';
 import { HISTORY_LIMITS, inOrder, storedMessageOf, type StoredMessage } from '../shared/chatHistory';
@@ -13,7 +13,7 @@ import { parseDelivery } from './delivery';
 import { readOptions, type TriggerOptions } from './description';
 import { instanceNameFrom } from './instance';
 import { itemOf } from './items';
-import { cursorOf, IDS_AT_CURSOR, markCaughtUp, STORED_EVENT_NAME, type CatchUpCursor } from './cursor';
+import { cursorOf, IDS_AT_CURSOR, markCaughtUp, noteReceived, receivedInItems, STORED_EVENT_NAME, type CatchUpCursor } from './cursor';
 import { staticDataOf } from './state';
 import { dropReasonOf } from './webhook';
 
@@ -310,4 +310,27 @@ export async function startCatchUp(ctx: ITriggerFunctions): Promise<ITriggerResp
 function toNodeError(node: INode, error: Error, connection: Connection): Error {
 	const secrets = [connection.apiKey, ...secretsOfUrl(connection.baseUrl)];
 	return redactError(error instanceof NodeOperationError || error.name === 'NodeApiError' ? error : new NodeOperationError(node, error.message), secrets);
+}
+
+/**
+ * The live delivery's cursor write, again inside its execution (the node's execute()). n8n
+ * 2.40.7 saves the static data a webhook() changed only when no execution starts: creating
+ * the execution wraps the same static data again, which clears its "changed" mark, so the
+ * write in webhook() is lost exactly when it matters. The execution's own change is saved
+ * when it ends (workflowExecuteAfter). At most once a minute, as in webhook().
+ */
+export function noteLiveExecution(ctx: IExecuteFunctions, items: readonly INodeExecutionData[]): void {
+	if (ctx.getMode() !== 'webhook') return;
+	const node = ctx.getNode();
+	if (!readOptions(ctx.getNodeParameter('options', 0, {}), node.typeVersion).catchUp) return;
+	const received = receivedInItems(items);
+	if (received.length === 0) return;
+	const data = ctx.getWorkflowStaticData('node');
+	const before = cursorOf(data);
+	noteReceived(data, received);
+	// Where the execution shares the static data webhook() just wrote (its save then lost),
+	// the cursor naming this delivery's message is set again, so that the execution saves it.
+	if (before && cursorOf(data) === before && received.some((message) => message.seconds === before.seconds && before.ids.includes(message.id))) {
+		(data as { catchUp?: CatchUpCursor }).catchUp = { ...before };
+	}
 }

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { DeliveryEvent } from './delivery';
+import { timestampOf } from '../shared/messageContent';
 
 /**
  * Catch Up's cursor (catchUp.ts): the newest message this workflow is known to have, kept in
@@ -59,21 +60,44 @@ function secondsOfIso(timestamp: string | null | undefined): number | undefined 
 	return Number.isFinite(ms) ? Math.floor(ms / 1000) : undefined;
 }
 
+/** A message the cursor can pass: its second on the server's clock and its id. */
+export interface Received {
+	seconds: number;
+	id: string;
+}
+
 /**
- * A live delivery emitted `events`: the cursor moves to the newest of their messages, at most
- * once per `liveCursorEveryMs` (n8n saves the static data after it recorded the execution).
+ * A live delivery brought `received`: the cursor moves to the newest of them, at most once
+ * per LIVE_CURSOR_EVERY_MS (n8n saves the static data after it recorded the execution).
  */
-export function noteReceived(data: IDataObject, eventName: string, events: readonly DeliveryEvent[], now = Date.now()): void {
-	if (eventName !== STORED_EVENT_NAME) return;
+export function noteReceived(data: IDataObject, received: readonly Received[], now = Date.now()): void {
 	const current = cursorOf(data);
 	if (current && now - current.savedAt >= 0 && now - current.savedAt < LIVE_CURSOR_EVERY_MS) return;
 	let next = current;
-	for (const event of events) {
-		const seconds = secondsOfIso(event.message?.timestamp);
-		if (seconds === undefined || !event.key?.id) continue;
-		next = advanced(next, seconds, event.key.id, now) ?? next;
-	}
+	for (const message of received) next = advanced(next, message.seconds, message.id, now) ?? next;
 	if (next && next !== current) (data as CatchUpState).catchUp = next;
+}
+
+/** The messages of a live delivery's events (message events of Messages Upsert only). */
+export function receivedOf(eventName: string, events: readonly DeliveryEvent[]): Received[] {
+	if (eventName !== STORED_EVENT_NAME) return [];
+	return events.flatMap((event) => {
+		const seconds = secondsOfIso(event.message?.timestamp);
+		return seconds !== undefined && event.key?.id ? [{ seconds, id: event.key.id }] : [];
+	});
+}
+
+/** The same read back from live items (either output format), as execute() sees them. */
+export function receivedInItems(items: readonly INodeExecutionData[]): Received[] {
+	return items.flatMap((item) => {
+		const json = item.json;
+		if (json.caughtUp !== false || json.event !== 'messages.upsert') return [];
+		const data = (json.data ?? {}) as IDataObject;
+		const key = (data.key ?? {}) as IDataObject;
+		const id = typeof json.messageId === 'string' ? json.messageId : key.id;
+		const seconds = typeof json.timestamp === 'string' ? secondsOfIso(json.timestamp) : secondsOfIso(timestampOf(data.messageTimestamp, null));
+		return typeof id === 'string' && id !== '' && seconds !== undefined ? [{ seconds, id }] : [];
+	});
 }
 
 /** Marks an item as caught up or live (`caughtUp`), in either output format. */

@@ -10,7 +10,7 @@ import { deliverySettings } from './deliverySettings';
 import { instanceNameOf } from './instance';
 import { itemOf } from './items';
 import { staticDataOf } from './state';
-import { markCaughtUp, noteReceived } from './cursor';
+import { markCaughtUp, noteReceived, receivedOf } from './cursor';
 import { sameSecret } from '../shared/secret';
 import { SECRET_HEADER, SECRET_PARAM } from '../shared/secretUrl';
 import { register, release, replyBody, resume, waitFor } from './waits';
@@ -117,7 +117,7 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	}
 	if (items.length === 0) return { webhookResponse: { ...ACCEPTED, resumed: answered } };
 	// Catch Up's cursor, at most once a minute (n8n saves it after recording the execution).
-	if (options.catchUp) noteReceived(staticDataOf(ctx), delivery.eventName, emitted);
+	if (options.catchUp) noteReceived(staticDataOf(ctx), receivedOf(delivery.eventName, emitted));
 	// n8n answers this one itself, after WorkflowRunner.run recorded the execution.
 	return { webhookResponse: ACCEPTED, workflowData: [items] };
 }
