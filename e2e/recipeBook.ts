@@ -276,25 +276,58 @@ const queueDedupe: Recipe = {
 	links: [[0, 1], [1, 2], [2, 3, 0]],
 };
 
-/** Collect Burst before an AI agent (docs/collect-burst.md); the chat model keeps the node's default model. */
-const collectBurst: Recipe = {
-	file: 'collect-burst',
-	name: 'Answer once per burst with an AI agent',
+export const CHAT_MEMORY = 'n8n-nodes-messaging-instance.messagingInstanceChatMemory';
+
+/** A new Collect Burst node with what the user set besides its instance. */
+const collectBurstNode = (set: Record<string, unknown> = {}): RecipeNode => ({ type: ACTION, typeVersion: 2, credential: 'messagingInstanceApi', set: { resource: 'message', operation: 'collectBurst', instance: INSTANCE, ...set } });
+
+/**
+ * Trigger → Collect Burst → AI Agent prompted with the burst's text (its OpenAI Chat Model keeps
+ * the node's default model; the memory given) → Send Text of the agent's output to the burst's
+ * chat (the agent's item holds only `output`).
+ */
+function agentOnBursts(file: string, name: string, memory: RecipeNode): Recipe {
+	return {
+		file,
+		name,
+		nodes: [
+			{ type: TRIGGER, typeVersion: 2, credential: 'messagingInstanceApi', set: { instance: INSTANCE } },
+			collectBurstNode(),
+			{ type: '@n8n/n8n-nodes-langchain.agent', typeVersion: 3.1, set: { promptType: 'define', text: '={{ $json.text }}' } },
+			// "Use Responses API" off: any OpenAI-compatible server answers (Ollama, LiteLLM, the tier's scripted model).
+			{ type: '@n8n/n8n-nodes-langchain.lmChatOpenAi', typeVersion: 1.3, credential: 'openAiApi', set: { responsesApiEnabled: false } },
+			memory,
+			{
+				type: ACTION,
+				typeVersion: 2,
+				credential: 'messagingInstanceApi',
+				set: { resource: 'message', operation: 'sendText', instance: INSTANCE, number: "={{ $('Collect a burst of messages').item.json.chatId }}", text: '={{ $json.output }}' },
+			},
+		],
+		links: [[0, 1], [1, 2], [3, 2, 0, 'ai_languageModel'], [4, 2, 0, 'ai_memory'], [2, 5]],
+	};
+}
+
+/** Collect Burst before an AI agent (docs/collect-burst.md), with n8n's Simple Memory. */
+const collectBurst = agentOnBursts('collect-burst', 'Answer once per burst with an AI agent', {
+	type: '@n8n/n8n-nodes-langchain.memoryBufferWindow',
+	typeVersion: 1.3,
+	set: { sessionIdType: 'customKey', sessionKey: '={{ $json.chatId }}' },
+});
+
+/** The same agent with the chat as its memory (docs/recipes.md, "An AI agent that remembers"): Chat ID and the window keep their defaults. */
+const agentThatRemembers = agentOnBursts('ai-agent-memory', 'An AI agent that remembers', { type: CHAT_MEMORY, typeVersion: 1, credential: 'messagingInstanceApi', set: { instance: INSTANCE } });
+
+/** Collect Burst silent while a person writes from the phone (docs/collect-burst.md, "Hand over to a person"). */
+const handOver: Recipe = {
+	file: 'hand-over',
+	name: 'Hand over to a person',
 	nodes: [
 		{ type: TRIGGER, typeVersion: 2, credential: 'messagingInstanceApi', set: { instance: INSTANCE } },
-		{ type: ACTION, typeVersion: 2, credential: 'messagingInstanceApi', set: { resource: 'message', operation: 'collectBurst', instance: INSTANCE } },
-		{ type: '@n8n/n8n-nodes-langchain.agent', typeVersion: 3.1, set: { promptType: 'define', text: '={{ $json.text }}' } },
-		// "Use Responses API" off: any OpenAI-compatible server answers (Ollama, LiteLLM, the tier's scripted model).
-		{ type: '@n8n/n8n-nodes-langchain.lmChatOpenAi', typeVersion: 1.3, credential: 'openAiApi', set: { responsesApiEnabled: false } },
-		{ type: '@n8n/n8n-nodes-langchain.memoryBufferWindow', typeVersion: 1.3, set: { sessionIdType: 'customKey', sessionKey: '={{ $json.chatId }}' } },
-		{
-			type: ACTION,
-			typeVersion: 2,
-			credential: 'messagingInstanceApi',
-			set: { resource: 'message', operation: 'sendText', instance: INSTANCE, number: "={{ $('Collect a burst of messages').item.json.chatId }}", text: '={{ $json.output }}' },
-		},
+		collectBurstNode({ options: { silentAfterPersonMinutes: 5 } }),
+		{ type: ACTION, typeVersion: 2, credential: 'messagingInstanceApi', set: { resource: 'message', operation: 'sendText', instance: INSTANCE, number: '={{ $json.chatId }}', text: '=You said: {{ $json.text }}' } },
 	],
-	links: [[0, 1], [1, 2], [3, 2, 0, 'ai_languageModel'], [4, 2, 0, 'ai_memory'], [2, 5]],
+	links: [[0, 1], [1, 2]],
 };
 
 /** The campaign's contacts (docs/campaign.md shows the Code node's code as it is): the sandbox's numbers starting with 0 have no account. */
@@ -350,4 +383,4 @@ const campaign: Recipe = {
 };
 
 /** Every recipe the docs show, in the order docs/recipes.md has them. */
-export const RECIPES: Recipe[] = [echoReply, collectBurst, onboarding, mediaFromCode, downloadMedia, approval, chatReply, queueDedupe, campaign];
+export const RECIPES: Recipe[] = [echoReply, collectBurst, handOver, onboarding, mediaFromCode, downloadMedia, approval, chatReply, queueDedupe, campaign, agentThatRemembers];

@@ -7,7 +7,9 @@
  * (the release that puts a LID contact's LID in `remoteJid`): onboarding, a file from a Code
  * node, the echo reply to a contact known by LID, Download Media from the trigger, Send and
  * Wait approved through its link, Reply in the Chat, Collect Burst before an AI agent (its
- * OpenAI Chat Model on a scripted model server, e2e/modelServer.ts), the campaign (two
+ * OpenAI Chat Model on a scripted model server, e2e/modelServer.ts), the same agent with the
+ * chat as its memory (two turns), the hand-over to a person (the owner's message from the phone
+ * silences that chat only), the campaign (two
  * contacts: one sent, one without an account, so no pause is waited), and the queue-mode
  * dedupe pattern on a Redis (Debian's redis-server, as the queue tier uses, installed when
  * missing).
@@ -25,6 +27,7 @@ import * as path from 'node:path';
 import { DEFAULT_N8N_VERSION, executeWorkflow, executionFailure, freePort, nodeOutputs, request, resolveN8nVersion, runtimeDir, type RestClient } from '../scripts/n8n-runtime';
 import { ensureServiceBinaries, redisCommands, startRedis } from '../scripts/services';
 import { ACTION, TRIGGER, CAMPAIGN_CONTACTS, CODE_FILE, OPENAI_CREDENTIAL, RECIPES, RECIPE_DIR, REDIS_CREDENTIAL, SANDBOX_CREDENTIAL, buildRecipe, readRecipe, recipePath, referencedNodeNames, type EditorRules } from './recipeBook';
+import { lastConversation } from './chatMemory';
 import { startModelServer, textOf, type ChatRequest } from './modelServer';
 import { unflatten } from './serverVersions';
 import { runAlone } from './standalone';
@@ -54,6 +57,9 @@ const LID = '123456789012345@lid';
 const MANAGER = '5511933330000';
 const CUSTOMER = '5511922220000';
 const BURSTING = '5511911110000';
+const REMEMBERING = '5511966660000';
+const HANDED = '5511988880000';
+const ANSWERED = '5511988881111';
 
 /** The AI agent's scripted model: it answers the prompt (the burst's text) back, so the reply shows what it was asked. */
 const answerThePrompt = (chat: ChatRequest) => ({ content: `Answer to: ${textOf(chat.messages.filter((m) => m.role === 'user').at(-1)?.content)}` });
@@ -253,6 +259,36 @@ export async function recipeChecks(tools: E2eTools, rest: RestClient, n8nUrl: st
 			await unpublish(tools, rest, sandbox, ids['collect-burst']);
 		});
 
+		await tools.check('(x) an AI agent that remembers, published: the second turn\'s model request holds the first turn (the contact\'s message, the answer sent), read from the chat by Messaging Instance Chat Memory', async () => {
+			await publish(tools, rest, sandbox, n8nUrl, ids['ai-agent-memory']);
+			const turns = [`I want a red bike ${randomBytes(2).toString('hex')}`, 'how much is it?'];
+			for (const text of turns) {
+				await sandbox.injectMessage('demo', { from: REMEMBERING, text, pushName: 'Di' });
+				await tools.waitFor(`the answer to "${text}"`, () => (texts(sandbox, REMEMBERING).includes(`Answer to: ${text}`) ? true : undefined), 45000);
+			}
+			assert.deepEqual(lastConversation(model), [
+				{ role: 'user', text: turns[0] },
+				{ role: 'assistant', text: `Answer to: ${turns[0]}` },
+				{ role: 'user', text: turns[1] },
+			]);
+			await unpublish(tools, rest, sandbox, ids['ai-agent-memory']);
+		});
+
+		await tools.check('(x) hand over to a person, published: the owner writes in a chat from the phone, and that contact\'s next message gets no reply; another contact writing at the same time is answered; no run fails', async () => {
+			await publish(tools, rest, sandbox, n8nUrl, ids['hand-over']);
+			// The owner on the phone: a fromMe upsert with an iPhone's message id (the sandbox's default).
+			await sandbox.injectMessage('demo', { from: HANDED, text: 'Hi Eva, I am checking it for you', fromMe: true });
+			const [handed, answered] = [`is my order shipped? ${randomBytes(2).toString('hex')}`, `hello ${randomBytes(2).toString('hex')}`];
+			await Promise.all([sandbox.injectMessage('demo', { from: HANDED, text: handed, pushName: 'Eva' }), sandbox.injectMessage('demo', { from: ANSWERED, text: answered, pushName: 'Fe' })]);
+			await tools.waitFor('the other contact\'s answer', () => (texts(sandbox, ANSWERED).includes(`You said: ${answered}`) ? true : undefined), 45000);
+			await tools.waitFor('both contacts\' runs finished', async () => {
+				const runs = await executionsOf(rest, ids['hand-over']);
+				return runs.length === 2 && runs.every((run) => run.status === 'success') ? true : undefined;
+			}, 30000);
+			assert.deepEqual(texts(sandbox, HANDED), [], 'the bot talked over the person');
+			await unpublish(tools, rest, sandbox, ids['hand-over']);
+		});
+
 		await tools.check('(x) campaign: one Check Numbers request first; Ana is sent with typing (delay 2–8 s) and comes out "sent", Bo has no account and comes out "skipped"; the If passes the sent one', async () => {
 			const [ana, bo] = CAMPAIGN_CONTACTS;
 			const result = await executeWorkflow(tools.userFolder, ids.campaign, tools.version);
@@ -302,7 +338,7 @@ export async function recipeChecks(tools: E2eTools, rest: RestClient, n8nUrl: st
 function writeFiles(version: string): void {
 	const typesOf = (pkg: string): any[] =>
 		(JSON.parse(fs.readFileSync(path.join(runtimeDir(version), 'node_modules', pkg, 'dist', 'types', 'nodes.json'), 'utf8')) as any[]).map((d) => ({ ...d, name: `${pkg}.${d.name}` }));
-	const ours = ['MessagingInstance/MessagingInstance.node.ts', 'MessagingInstanceTrigger/MessagingInstanceTrigger.node.ts'].map((file) => {
+	const ours = ['MessagingInstance/MessagingInstance.node.ts', 'MessagingInstanceTrigger/MessagingInstanceTrigger.node.ts', 'MessagingInstanceChatMemory/MessagingInstanceChatMemory.node.ts'].map((file) => {
 		const exported = require(path.resolve(__dirname, '..', 'nodes', file));
 		const NodeClass = Object.values(exported)[0] as new () => { description: any };
 		const description = new NodeClass().description;

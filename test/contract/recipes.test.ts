@@ -17,7 +17,8 @@ import type { INodeTypeDescription } from 'n8n-workflow';
 
 import { MessagingInstance } from '../../nodes/MessagingInstance/MessagingInstance.node';
 import { MessagingInstanceTrigger } from '../../nodes/MessagingInstanceTrigger/MessagingInstanceTrigger.node';
-import { ACTION, RECIPES, TRIGGER, referencedNodeNames, uniqueNodeName } from '../../e2e/recipeBook';
+import { MessagingInstanceChatMemory } from '../../nodes/MessagingInstanceChatMemory/MessagingInstanceChatMemory.node';
+import { ACTION, CHAT_MEMORY, RECIPES, TRIGGER, referencedNodeNames, uniqueNodeName } from '../../e2e/recipeBook';
 import { chatReplyText } from '../../nodes/MessagingInstance/actions/message/sendAndWait/chatReply';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -26,6 +27,7 @@ const ROOT = join(__dirname, '../..');
 const DESCRIPTIONS: Record<string, INodeTypeDescription> = {
 	[ACTION]: new MessagingInstance().description,
 	[TRIGGER]: new MessagingInstanceTrigger().description,
+	[CHAT_MEMORY]: new MessagingInstanceChatMemory().description,
 };
 const fileOf = (file: string): any => JSON.parse(readFileSync(join(ROOT, 'docs', 'recipes', `${file}.json`), 'utf8'));
 
