@@ -6,7 +6,8 @@
  * The parts: ./routes (one table entry per endpoint), ./dispatch.ts (the checks every route
  * gets), ./delivery.ts (webhooks), ./control.ts (the sandbox's own routes), ./http.ts,
  * ./sandbox.ts (what tests get), ./stateFile.ts (saved state), ./failures.ts (injected failures,
- * WhatsApp's refusals), ./liveChat.ts (chat log, live streams), ./injection.ts (injected data). Zero runtime dependencies.
+ * WhatsApp's refusals), ./liveChat.ts (chat log, live streams), ./injection.ts (injected data),
+ * ./backgroundWork.ts (deliveries waited for at close, sleeps cut short). Zero runtime dependencies.
  */
 import { createServer, IncomingMessage as HttpRequest, ServerResponse, Server } from 'http';
 import { randomBytes, randomUUID } from 'crypto';
@@ -30,6 +31,7 @@ import { LiveChat } from './liveChat';
 import { connectionData, qrData, receive } from './injection';
 import { DEFAULT_SERVER_VERSION, ServerVersion, rootAnswer } from './versions';
 import { licenceRequired, passesGate } from './licence';
+import { BackgroundWork } from './backgroundWork';
 
 export type { Dialect, SandboxOptions, RecordedRequest, DeliveryAttempt, RecordedDelivery, WebhookConfig, ChatEntry, RouteDef } from './types';
 export type { IncomingMessage, IncomingMedia } from './messages';
@@ -53,8 +55,7 @@ class SandboxImpl implements Sandbox {
 	private readonly instancesByName = new Map<string, Instance>();
 	private readonly failures = new InjectedFailures();
 	private readonly lateAnswers = new LateAnswers();
-	private readonly pending = new Set<Promise<unknown>>();
-	private readonly sleepers = new Set<() => void>();
+	private readonly work = new BackgroundWork();
 	private readonly liveChat = new LiveChat(() => this.stateChanged());
 	private readonly stateFile: StateFile;
 	private readonly abort = new AbortController();
@@ -254,15 +255,15 @@ class SandboxImpl implements Sandbox {
 		return this.track(post(this.delivery, delivery.instance, delivery.event, delivery.url, { ...delivery.headers }, delivery.body));
 	}
 
-	async settled(): Promise<void> {
-		while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+	settled(): Promise<void> {
+		return this.work.settled();
 	}
 
 	async close(): Promise<void> {
 		if (this.closed) return;
 		this.stateFile.close();
 		this.closed = true;
-		for (const wake of this.sleepers) wake();
+		this.work.stop();
 		this.abort.abort();
 		this.liveChat.close();
 		await this.settled();
@@ -281,25 +282,11 @@ class SandboxImpl implements Sandbox {
 	}
 
 	private track<T>(p: Promise<T>): Promise<T> {
-		this.pending.add(p);
-		const done = (): void => {
-			this.pending.delete(p);
-		};
-		p.then(done, done);
-		return p;
+		return this.work.track(p);
 	}
 
 	private sleep(ms: number): Promise<void> {
-		if (ms <= 0 || this.closed) return Promise.resolve();
-		return new Promise((resolve) => {
-			const wake = (): void => {
-				clearTimeout(timer);
-				this.sleepers.delete(wake);
-				resolve();
-			};
-			const timer = setTimeout(wake, ms);
-			this.sleepers.add(wake);
-		});
+		return this.work.sleep(ms);
 	}
 
 	mediaOf(instance: string, messageId: string): StoredMedia | undefined {
@@ -393,7 +380,6 @@ class SandboxImpl implements Sandbox {
 	}
 }
 
-/** Starts a sandbox server; resolves once it listens. */
 /**
  * How long the sandboxes people look at (`npm start`'s, the CLI's) hold a send for its `delay`,
  * at most, as a real server holds it: 5 minutes, more than the node ever asks for. The tests'
@@ -401,6 +387,7 @@ class SandboxImpl implements Sandbox {
  */
 export const HELD_DELAY_MS = 300_000;
 
+/** Starts a sandbox server; resolves once it listens. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 	const sb = new SandboxImpl(options);
 	await sb.listen();

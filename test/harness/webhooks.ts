@@ -1,7 +1,7 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 
 import { Container } from '@n8n/di';
-import { BinaryDataService, TriggerContext, WebhookContext } from 'n8n-core';
+import { BinaryDataService, TriggerContext } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -9,7 +9,6 @@ import type {
 	INodeExecutionData,
 	INodeParameters,
 	ITriggerResponse,
-	IWebhookResponseData,
 	IWorkflowExecuteAdditionalData,
 	Workflow,
 	WorkflowActivateMode,
@@ -19,7 +18,7 @@ import type {
 import { TestCredentialsHelper } from './credentialsHelper';
 import { additionalDataFor } from './additionalData';
 import { assertNoSecrets, credentialSecrets } from './secrets';
-import { closeServer, expressResponse, flatHeaders, kindOf, listen, parseBody, postJson, readBody } from './webhookHttp';
+import { closeServer, listen, postJson } from './webhookHttp';
 import type { Received, WebhookKind } from './webhookHttp';
 import {
 	DEFAULT_IDS,
@@ -32,14 +31,16 @@ import {
 	triggerNode,
 	triggerType,
 	triggerWorkflow,
-	webhookData,
 	webhookPathOf,
 } from './triggerWorkflow';
+import { serveDelivery } from './webhookDelivery';
+import type { WaitingRequest, WebhookEndpoint } from './webhookDelivery';
 import { deriveSecret } from '../../nodes/shared/secret';
 
 /**
  * Stands where n8n's webhook machinery stands for a webhook trigger (the HTTP plumbing is in
- * ./webhookHttp.ts, the workflow and its hooks in ./triggerWorkflow.ts):
+ * ./webhookHttp.ts, the workflow and its hooks in ./triggerWorkflow.ts, serving a delivery in
+ * ./webhookDelivery.ts):
  *
  * - activation, deactivation, restart and "Listen for test event" run the node's
  *   `webhookMethods.default.checkExists/create/delete` through n8n-core's real HookContext, with
@@ -87,7 +88,7 @@ export class TriggerHarness {
 	 */
 	waiting?: (link: string, body: unknown) => Promise<{ status: number; body: unknown }>;
 	/** The requests to the waiting webhooks, oldest first. */
-	readonly waitingRequests: Array<{ link: string; body: unknown; status: number; answer: unknown }> = [];
+	readonly waitingRequests: WaitingRequest[] = [];
 	private testStaticData?: IDataObject;
 	private pending = new Set<Promise<unknown>>();
 	private parameters: INodeParameters;
@@ -136,7 +137,7 @@ export class TriggerHarness {
 			// n8n finds the workflow by the webhook id in the path; an unknown path goes to the first (404 there).
 			const path = new URL(req.url ?? '/', baseUrl).pathname;
 			const harness = workflows.find((each) => path.includes(`/${webhookPathOf(each.ids)}`)) ?? workflows[0];
-			void harness?.handle(req, res);
+			if (harness) void serveDelivery(harness.endpoint(), req, res);
 		});
 		const harness = new TriggerHarness(server, baseUrl, setup, workflows);
 		workflows.push(harness);
@@ -308,129 +309,29 @@ export class TriggerHarness {
 		}
 	}
 
-	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-		const url = new URL(req.url ?? '/', this.baseUrl);
-		const kind = kindOf(url.pathname);
-		const query = Object.fromEntries(url.searchParams.entries());
-		const headers = flatHeaders(req);
-		const raw = await readBody(req);
-		const record: Received = {
-			kind: kind ?? 'production',
-			path: url.pathname,
-			query,
-			headers,
-			body: raw,
-			status: 0,
-			response: undefined,
+	/** n8n's webhook server for this workflow (./webhookDelivery.ts). */
+	private endpoint(): WebhookEndpoint {
+		return {
+			baseUrl: this.baseUrl,
+			ids: this.ids,
+			received: this.received,
+			waitingRequests: this.waitingRequests,
+			waiting: () => this.waiting,
+			productionUrl: () => this.productionUrl(),
+			testUrl: () => this.testUrl(),
+			active: () => this.active,
+			testStaticData: () => this.testStaticData,
+			workflow: (active, staticData) => this.workflow(active, staticData),
+			additionalData: (extra) => this.additionalData(extra),
+			saveStaticData: (staticData) => {
+				this.persistedStaticData = persistable(staticData);
+			},
+			checkNoSecrets: (where, visible) => this.checkNoSecrets(where, visible),
+			endTest: () => {
+				const ending = this.stopTest();
+				this.pending.add(ending);
+				void ending.finally(() => this.pending.delete(ending));
+			},
 		};
-		const reply = (status: number, body: unknown): void => {
-			record.status = status;
-			record.response = body;
-			const text = body === undefined ? '' : JSON.stringify(body);
-			res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-			res.end(text);
-		};
-		if (url.pathname.startsWith('/webhook-waiting/')) {
-			let body: unknown = {};
-			try {
-				body = raw === '' ? {} : JSON.parse(raw);
-			} catch {
-				return reply(400, { message: 'Failed to parse request body' });
-			}
-			const answered = this.waiting
-				? await this.waiting(url.toString(), body)
-				: { status: 404, body: { message: 'The execution does not exist.' } };
-			this.waitingRequests.push({ link: url.toString(), body, status: answered.status, answer: answered.body });
-			return reply(answered.status, answered.body);
-		}
-		const expectedPath = kind === 'test' ? new URL(this.testUrl()).pathname : new URL(this.productionUrl()).pathname;
-		const listening = kind === 'test' ? this.testStaticData !== undefined : this.active;
-		if (req.method !== 'POST' || !kind || url.pathname !== expectedPath || !listening) {
-			this.received.push(record);
-			return reply(404, { message: 'The requested webhook is not registered.' });
-		}
-
-		const parsed = parseBody(raw, headers);
-		if (!parsed.ok) {
-			this.received.push(record);
-			return reply(400, { message: 'Failed to parse request body' });
-		}
-		const body = parsed.body;
-		record.body = body;
-		this.received.push(record);
-
-		const workflow =
-			kind === 'test' ? this.workflow(false, {}) : this.workflow(true);
-		if (kind === 'test' && this.testStaticData) workflow.setTestStaticData(this.testStaticData);
-		const node = workflow.getNode(TRIGGER_NODE_NAME) as INode;
-
-		const response = expressResponse(reply);
-		const request = {
-			method: req.method,
-			url: req.url,
-			path: url.pathname,
-			headers: req.headers,
-			query,
-			params: {},
-			body,
-			rawBody: Buffer.from(raw),
-		};
-		const additionalData = this.additionalData({
-			httpRequest: request,
-			httpResponse: response,
-		} as unknown as Partial<IWorkflowExecuteAdditionalData>);
-		const mode: WorkflowExecuteMode = kind === 'test' ? 'manual' : 'webhook';
-		const context = new WebhookContext(
-			workflow,
-			node,
-			additionalData,
-			mode,
-			webhookData(kind === 'test', additionalData, this.ids),
-			[],
-			null,
-		);
-
-		let result: IWebhookResponseData;
-		try {
-			const webhook = triggerType().webhook;
-			if (!webhook) throw new Error('The trigger has no webhook()');
-			result = await webhook.call(context);
-		} catch (error) {
-			if (!response.headersSent) reply(500, { code: 0, message: 'Error in workflow' });
-			record.response = { error: (error as Error).message };
-			this.checkNoSecrets('a delivery', { error, 'the answer': record.response });
-			return;
-		}
-		record.answeredBy = response.headersSent ? 'node' : 'n8n';
-		// n8n saves the static data the handler changed right after it returns, and only then
-		// (`__dataChanged`); a test session's copy is never saved.
-		record.staticDataChanged = (workflow.staticData as IDataObject).__dataChanged === true;
-		if (kind === 'production') this.persistedStaticData = persistable(workflow.staticData);
-		this.checkNoSecrets('a delivery', {
-			'the emitted items': result.workflowData,
-			'the answer': response.body ?? result.webhookResponse,
-			'the static data': workflow.staticData,
-		});
-
-		const answered = result.noWebhookResponse === true || response.headersSent;
-		if (answered && !response.headersSent) return reply(500, { message: 'The node answered nothing' });
-		if (result.workflowData === undefined) {
-			if (!answered) reply(200, result.webhookResponse ?? { message: 'Webhook call received' });
-			return;
-		}
-		record.items = result.workflowData[0] ?? [];
-		// n8n (webhook-helpers, `onReceived`): unless the node answered, the answer is the
-		// description's `responseData`, by default the text "firstEntryJson".
-		if (!answered) {
-			const responseData = triggerType().description.webhooks?.[0]?.responseData ?? 'firstEntryJson';
-			if (responseData === 'noData') reply(200, undefined);
-			else reply(200, responseData || (result.webhookResponse ?? { message: 'Workflow was started' }));
-		}
-		if (kind === 'test') {
-			// n8n ends the test session once its event started the (manual) run.
-			const ending = this.stopTest();
-			this.pending.add(ending);
-			void ending.finally(() => this.pending.delete(ending));
-		}
 	}
 }
