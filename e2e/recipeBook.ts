@@ -139,7 +139,7 @@ const echoReply: Recipe = {
 	file: 'echo-reply',
 	name: 'Reply to every incoming message',
 	nodes: [
-		{ type: TRIGGER, typeVersion: 2, credential: 'messagingInstanceApi', set: { instance: INSTANCE } },
+		{ type: TRIGGER, typeVersion: 3, credential: 'messagingInstanceApi', set: { instance: INSTANCE } },
 		{ type: ACTION, typeVersion: 2, credential: 'messagingInstanceApi', set: { resource: 'message', operation: 'sendText', instance: INSTANCE, number: '={{ $json.chatId }}', text: '=You said: {{ $json.text }}' } },
 	],
 	links: [[0, 1]],
@@ -247,7 +247,7 @@ const downloadMedia: Recipe = {
 	file: 'download-media',
 	name: 'Download the file of an incoming message',
 	nodes: [
-		{ type: TRIGGER, typeVersion: 2, credential: 'messagingInstanceApi', set: { instance: INSTANCE, options: { mediaAsBinary: false } } },
+		{ type: TRIGGER, typeVersion: 3, credential: 'messagingInstanceApi', set: { instance: INSTANCE, options: { mediaAsBinary: false } } },
 		{ type: ACTION, typeVersion: 2, credential: 'messagingInstanceApi', set: { resource: 'message', operation: 'downloadMedia', instance: INSTANCE, messageId: '={{ $json.messageId }}' } },
 	],
 	links: [[0, 1]],
@@ -257,7 +257,7 @@ const queueDedupe: Recipe = {
 	file: 'queue-mode-dedupe',
 	name: 'Reply once per message in queue mode',
 	nodes: [
-		{ type: TRIGGER, typeVersion: 2, credential: 'messagingInstanceApi', set: { instance: INSTANCE } },
+		{ type: TRIGGER, typeVersion: 3, credential: 'messagingInstanceApi', set: { instance: INSTANCE } },
 		{ type: 'n8n-nodes-base.redis', typeVersion: 1, credential: 'redis', set: { operation: 'incr', key: "={{ 'messaging-dedupe:' + $json.dedupeKey }}", expire: true, ttl: 86400 } },
 		{ type: IF, typeVersion: 2.3, set: condition(stableId('queue', 'condition'), '={{ Object.values($json)[0] }}', { type: 'number', operation: 'equals' }, 1) },
 		{
@@ -291,7 +291,7 @@ function agentOnBursts(file: string, name: string, memory: RecipeNode): Recipe {
 		file,
 		name,
 		nodes: [
-			{ type: TRIGGER, typeVersion: 2, credential: 'messagingInstanceApi', set: { instance: INSTANCE } },
+			{ type: TRIGGER, typeVersion: 3, credential: 'messagingInstanceApi', set: { instance: INSTANCE } },
 			collectBurstNode(),
 			{ type: '@n8n/n8n-nodes-langchain.agent', typeVersion: 3.1, set: { promptType: 'define', text: '={{ $json.text }}' } },
 			// "Use Responses API" off: any OpenAI-compatible server answers (Ollama, LiteLLM, the tier's scripted model).
@@ -323,7 +323,7 @@ const handOver: Recipe = {
 	file: 'hand-over',
 	name: 'Hand over to a person',
 	nodes: [
-		{ type: TRIGGER, typeVersion: 2, credential: 'messagingInstanceApi', set: { instance: INSTANCE } },
+		{ type: TRIGGER, typeVersion: 3, credential: 'messagingInstanceApi', set: { instance: INSTANCE } },
 		collectBurstNode({ options: { silentAfterPersonMinutes: 5 } }),
 		{ type: ACTION, typeVersion: 2, credential: 'messagingInstanceApi', set: { resource: 'message', operation: 'sendText', instance: INSTANCE, number: '={{ $json.chatId }}', text: '=You said: {{ $json.text }}' } },
 	],
