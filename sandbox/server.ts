@@ -39,6 +39,7 @@ export type { StoredMedia, MediaMessageType } from './media';
 export type { HistoryQuirks } from './accounts';
 export type { Sandbox } from './sandbox';
 export { DOCUMENTED_EVENTS, V2_EVENTS, eventsOf, configEventName, dottedEventName } from './events';
+export { HELD_DELAY_MS } from './types';
 
 class SandboxImpl implements Sandbox {
 	url = '';
@@ -379,13 +380,6 @@ class SandboxImpl implements Sandbox {
 		this.log(`${method} ${path} ${reply.status} ${Date.now() - started}ms`);
 	}
 }
-
-/**
- * How long the sandboxes people look at (`npm start`'s, the CLI's) hold a send for its `delay`,
- * at most, as a real server holds it: 5 minutes, more than the node ever asks for. The tests'
- * sandboxes answer at once unless they set `maxDelayMs`.
- */
-export const HELD_DELAY_MS = 300_000;
 
 /** Starts a sandbox server; resolves once it listens. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {

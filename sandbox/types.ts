@@ -7,6 +7,13 @@ import type { ServerVersion } from './versions';
 
 export type Dialect = 'documented' | 'v2';
 
+/**
+ * How long the sandboxes people look at (`npm start`'s, the CLI's) hold a send for its `delay`,
+ * at most, as a real server holds it: 5 minutes, more than the node ever asks for. The tests'
+ * sandboxes answer at once unless they set `maxDelayMs`.
+ */
+export const HELD_DELAY_MS = 300_000;
+
 export interface SandboxOptions {
 	/** 0 or undefined = a free port */
 	port?: number;
