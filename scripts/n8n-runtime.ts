@@ -18,7 +18,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { log, resolveN8nVersion } from './runtime/common';
-import { ensureN8n, writeCommittedLock } from './runtime/install';
+import { ensureN8n } from './runtime/install';
+import { writeCommittedLock } from './runtime/locks';
 import { executeWorkflow, importWorkflow, nodeOutputs } from './runtime/cli';
 import { startN8n } from './runtime/processes';
 
