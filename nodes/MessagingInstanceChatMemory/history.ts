@@ -66,13 +66,14 @@ export async function readTurns(ctx: ISupplyDataFunctions, itemIndex: number, se
 			);
 		}
 		const rows = new HistoryRows();
-		const send = async (body: IDataObject) => {
-			const answer = await apiRequest(ctx, connection, { route: FIND_MESSAGES, instance: settings.instance, body }, itemIndex);
-			rows.noteAnswer(answer);
-			return answer;
-		};
+		const send = async (body: IDataObject) => await apiRequest(ctx, connection, { route: FIND_MESSAGES, instance: settings.instance, body }, itemIndex);
 		const through = (read: HelperRequest): DeclaredRead => ({
-			ask: async (body) => await askDeclared(read, FIND_MESSAGES, body, send),
+			ask: async (body) => {
+				// Only an answer of the declared shape is noted.
+				const answer = await askDeclared(read, FIND_MESSAGES, body, send);
+				rows.noteAnswer(answer);
+				return answer;
+			},
 			fail: (problem) => {
 				throw operationError(node, itemIndex, `${read.name} ${problem}`, 'Check the Base URL and the dialect of the credential.');
 			},

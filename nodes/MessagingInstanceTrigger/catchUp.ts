@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, IRun, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 
 import { countedPage } from '../shared/answerShapes';
-import { HISTORY_LIMITS, inOrder, storedMessageOf, type StoredMessage } from '../shared/chatHistory';
+import { HISTORY_LIMITS, inOrder, repeatedPage, storedMessageOf, type StoredMessage } from '../shared/chatHistory';
 import { askDeclared, declareHelperReads, HelperAnswerError, type HelperRequest } from '../shared/helperRequests';
 import { pause } from '../shared/pause';
 import { redactError, secretsOfUrl } from '../shared/redact';
@@ -144,9 +144,13 @@ async function readRound(ask: Ask, fail: Fail, from: { seconds: number; ids: rea
 	const found: Found[] = complete ? [...first.messages] : [];
 	const firstPage = complete ? 2 : first.pages - CATCH_UP_LIMITS.pagesPerRound + 1;
 	// Up to one page past the count: what the pages moved towards while they were read.
+	let previous = first.messages;
 	for (let page = firstPage; page <= firstPage + CATCH_UP_LIMITS.pagesPerRound; page++) {
 		const next = await readPage(ask, CATCH_UP_READS.window, windowQuery(from.seconds, page), from.seconds, fail);
 		if (next.messages.length === 0) break;
+		const repeated = page === firstPage && !complete ? undefined : repeatedPage(page, previous, next.messages);
+		if (repeated !== undefined) fail(`${CATCH_UP_READS.window.name} answered ${repeated}`);
+		previous = next.messages;
 		found.push(...next.messages);
 	}
 	const known = new Set(from.ids);

@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { MessagingInstance } from '../../nodes/MessagingInstance/MessagingInstance.node';
 import { MessagingInstanceChatMemory } from '../../nodes/MessagingInstanceChatMemory/MessagingInstanceChatMemory.node';
 import { MessagingInstanceTrigger } from '../../nodes/MessagingInstanceTrigger/MessagingInstanceTrigger.node';
+import { HISTORY_LIMITS } from '../../nodes/shared/chatHistory';
 import { declaredHelperReads, routePattern, type HelperRequest } from '../../nodes/shared/helperRequests';
 import packageJson from '../../package.json';
 import { TRIGGER_NODE_NAME } from '../harness/triggerWorkflow';
@@ -137,6 +138,10 @@ const PROVOCATIONS: Readonly<Record<string, Provocation>> = {
 /** The hostile shapes of the helper tiers, and those of a page of stored messages. */
 const TEXT: HostileShape = () => ({ json: 'OK' });
 const NOT_ADVANCING: HostileShape = (_read, request) => ({ json: { messages: { total: 100, pages: 2, currentPage: 1, records: [stored(`P${String(bodyOf(request).page)}`, CURSOR.seconds + 5)] } } });
+/** A full page of the same messages whatever page is asked, saying it is the page asked. */
+const SAME_PAGE: HostileShape = (_read, request) => ({
+	json: { messages: { total: 150, pages: 3, currentPage: bodyOf(request).page, records: Array.from({ length: HISTORY_LIMITS.pageSize }, (_, index) => stored(`SAME${index}`, CURSOR.seconds + 100 - index)) } },
+});
 const foreignShape =
 	(provocation: Provocation): HostileShape =>
 	(_read, request) =>
@@ -208,8 +213,11 @@ describe.each(declaredHelperReads())('%s %s', (node, key, read: HelperRequest) =
 	}
 
 	if (provocation?.readsOn) {
-		test('answered with page 1 whichever page is asked (a page that does not advance): stops naming the read', async () => {
-			expectStoppedNamingTheRead(await runWith(NOT_ADVANCING));
+		test.each([
+			['page 1 whichever page is asked', NOT_ADVANCING],
+			['the same full page whichever page is asked, saying it is the page asked', SAME_PAGE],
+		])('answered with %s (a page that does not advance): stops naming the read', async (_what, shape) => {
+			expectStoppedNamingTheRead(await runWith(shape));
 		}, 30_000);
 	}
 });
