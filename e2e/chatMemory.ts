@@ -26,6 +26,7 @@ import { ACTION_TYPE, ACTION_VERSION, credentialRef, instanceParameter, replyWor
 import { agentNode, modelNode } from './agent';
 import { startModelServer, textOf, type ChatRequest, type ModelServer, type Turn } from './modelServer';
 import { folderWithPackage } from './queue/cluster';
+import { chatReads } from './expect';
 import { publish } from './serverVersions';
 import { runAlone } from './standalone';
 import type { E2eTools } from './v2';
@@ -100,8 +101,9 @@ function sentTo(sandbox: Sandbox, number: string): string[] {
 	return (sandbox.requests as any[]).filter((r) => r.path === '/message/sendText/demo' && String(r.body?.number ?? '').startsWith(number)).map((r) => String(r.body?.text ?? ''));
 }
 
+/** Find Messages requests of the chat so far (the catch-up's after n8n's restart, by time, are not a turn's cost). */
 function findMessagesCount(sandbox: Sandbox): number {
-	return (sandbox.requests as any[]).filter((r) => r.path === '/chat/findMessages/demo').length;
+	return chatReads(sandbox).length;
 }
 
 /**

@@ -19,6 +19,7 @@ import { randomUUID } from 'node:crypto';
 
 import type { RestClient, WorkflowSpec } from '../scripts/n8n-runtime';
 import { ACTION_TYPE, ACTION_VERSION, credentialRef, instanceParameter, REPLY_PREFIX, replyWorkflow, TRIGGER_NODE } from '../scripts/demo-workflow';
+import { chatReads } from './expect';
 import { publish } from './serverVersions';
 import { runAlone } from './standalone';
 import type { E2eTools } from './v2';
@@ -150,7 +151,7 @@ export async function collectBurstChecks(tools: E2eTools, rest: RestClient, n8nU
 			await settled(tools, rest, id, 3);
 			assert.deepEqual(replies(sandbox), [`${REPLY_PREFIX}hi\nI need help\nwith my order 4411`], await whatHappened(rest, sandbox, id));
 			// Three runs, each one Find Messages of the chat, after its quiet time.
-			const reads = (sandbox.requests as any[]).filter((r) => r.path === '/chat/findMessages/demo');
+			const reads = chatReads(sandbox);
 			assert.deepEqual(reads.map((r) => r.body), Array(3).fill({ where: { key: { remoteJid: CONTACT_JID, remoteJidAlt: CONTACT_JID } }, page: 1, offset: 50 }));
 		});
 

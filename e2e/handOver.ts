@@ -18,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import type { RestClient, WorkflowSpec } from '../scripts/n8n-runtime';
 import { ACTION_TYPE, ACTION_VERSION, credentialRef, instanceParameter, REPLY_PREFIX, replyWorkflow, TRIGGER_NODE } from '../scripts/demo-workflow';
 import { isOwnMessageId } from '../nodes/shared/ownMessageId';
+import { chatReads } from './expect';
 import { publish } from './serverVersions';
 import { runAlone } from './standalone';
 import type { E2eTools } from './v2';
@@ -99,7 +100,7 @@ export async function handOverChecks(tools: E2eTools, rest: RestClient, n8nUrl: 
 			assert.deepEqual(replies(sandbox), [`${REPLY_PREFIX}hi, is my order shipped?`], 'the bot talked over the person');
 			assert.deepEqual(runs.map((run) => run.status), ['success', 'success']);
 			// The silent run read the chat (its burst and the person's message) and sent nothing.
-			const reads = (sandbox.requests as any[]).filter((r) => r.path === '/chat/findMessages/demo');
+			const reads = chatReads(sandbox);
 			assert.equal(reads.length >= 2, true, JSON.stringify(reads.map((r) => r.body)));
 		});
 	} finally {

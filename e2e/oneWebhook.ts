@@ -46,12 +46,19 @@ async function triggerNodeId(rest: RestClient, id: string): Promise<string> {
 }
 
 /** The reply the holding workflow sends to a message injected now. */
-async function replyTo(tools: E2eTools, sandbox: Sandbox, text: string): Promise<any> {
+/**
+ * The contact writes `text`; the bot's reply to it comes. Other replies in the meantime may only
+ * be to what the contact wrote before (`earlier`): after n8n's restart, the trigger's Catch Up (on
+ * for a new trigger) may bring the minute before the stop again (docs/operations.md, "The cursor").
+ */
+async function replyTo(tools: E2eTools, sandbox: Sandbox, text: string, earlier: string[] = []): Promise<any> {
 	const before = requestsTo(sandbox, `/message/sendText/${INSTANCE}`).length;
 	const delivery = await sandbox.injectMessage(INSTANCE, { from: '5511977770000', text, pushName: 'Ana' });
 	assert.ok(delivery, `the sandbox made no delivery (webhook: ${JSON.stringify(sandbox.webhookOf(INSTANCE))})`);
-	const reply = await tools.waitFor('a sendText reply', () => requestsTo(sandbox, `/message/sendText/${INSTANCE}`).slice(before)[0], 30000);
-	assert.equal(reply.body.text, `${REPLY_PREFIX}${text}`);
+	const replies = () => requestsTo(sandbox, `/message/sendText/${INSTANCE}`).slice(before);
+	const reply = await tools.waitFor('a sendText reply', () => replies().find((r: any) => r.body?.text === `${REPLY_PREFIX}${text}`), 30000);
+	const others = replies().map((r: any) => String(r.body?.text)).filter((t: string) => t !== `${REPLY_PREFIX}${text}`);
+	assert.deepEqual(others.filter((t: string) => !earlier.some((e) => t === `${REPLY_PREFIX}${e}`)), [], 'replies to messages nobody wrote');
 	return reply;
 }
 
@@ -110,7 +117,7 @@ export async function oneWebhookChecks(tools: E2eTools): Promise<void> {
 			const trigger = await triggerNodeId(rest, loggerId);
 			assert.notEqual(status.triggers?.find((t: any) => t.nodeId === trigger)?.status, 'activated', `the second workflow's trigger is active after the restart: ${JSON.stringify(status)}`);
 			assert.deepEqual(sandbox.webhookOf(INSTANCE), held, 'the instance\'s webhook changed with the restart');
-			await replyTo(tools, sandbox, 'after the restart');
+			await replyTo(tools, sandbox, 'after the restart', ['to the bot', 'still the bot']);
 		});
 	} finally {
 		await n8n?.stop().catch(() => undefined);

@@ -17,12 +17,24 @@ import { requestsTo } from './expect';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
-/** The Send Text request the example sent in reply to a message injected now, or a readable failure. */
+/** What the contact wrote so far: after a restart, Catch Up may bring the last seconds before the stop again. */
+const written: string[] = [];
+
+/**
+ * The Send Text request the example sent in reply to a message injected now, or a readable
+ * failure: the contact writes `text`; the example's reply to it comes. Any other reply in the meantime
+ * may only answer an earlier message (Catch Up after a restart, docs/operations.md "The cursor").
+ */
 async function replyTo(pg: Playground, from: string, text: string): Promise<any> {
 	const before = requestsTo(pg.sandbox, '/message/sendText/demo').length;
 	const delivery = await pg.sandbox.injectMessage('demo', { from, text, pushName: 'Ana' });
 	assert.ok(delivery, `the sandbox made no delivery (webhook: ${JSON.stringify(pg.sandbox.webhookOf('demo'))})`);
-	return waitFor('a sendText reply', () => requestsTo(pg.sandbox, '/message/sendText/demo').slice(before)[0], 30000);
+	const replies = () => requestsTo(pg.sandbox, '/message/sendText/demo').slice(before);
+	const reply = await waitFor('a sendText reply', () => replies().find((r: any) => String(r.body?.text).endsWith(text)), 30000);
+	const strangers = replies().filter((r: any) => r !== reply && !written.some((earlier) => String(r.body?.text).endsWith(earlier)));
+	assert.deepEqual(strangers.map((r: any) => r.body?.text), [], 'replies to messages nobody wrote');
+	written.push(text);
+	return reply;
 }
 
 /**

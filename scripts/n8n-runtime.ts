@@ -18,7 +18,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { log, resolveN8nVersion } from './runtime/common';
-import { ensureN8n } from './runtime/install';
+import { ensureN8n, writeCommittedLock } from './runtime/install';
 import { executeWorkflow, importWorkflow, nodeOutputs } from './runtime/cli';
 import { startN8n } from './runtime/processes';
 
@@ -31,7 +31,8 @@ export * from './runtime/rest';
 export * from './runtime/keeper';
 
 // ---------------------------------------------------------------------------------------
-// CLI: `tsx scripts/n8n-runtime.ts ensure [version]` installs; `smoke [version]` runs a core-node workflow.
+// CLI: `tsx scripts/n8n-runtime.ts ensure [version]` installs; `lock [version]` writes the installed version's
+// committed lockfile (scripts/runtime/locks/); `smoke [version]` runs a core-node workflow.
 // A version is exact or one of the pinned names: default, latest, compat.
 
 async function smoke(version: string): Promise<void> {
@@ -75,10 +76,12 @@ if (require.main === module) {
 		if (cmd === 'ensure') {
 			const rt = await ensureN8n(version);
 			console.log(JSON.stringify(rt, null, 2));
+		} else if (cmd === 'lock') {
+			console.log(`wrote ${writeCommittedLock(version)}`);
 		} else if (cmd === 'smoke') {
 			await smoke(version);
 		} else {
-			throw new Error(`unknown command ${cmd}; use ensure|smoke [version|default|latest|compat]`);
+			throw new Error(`unknown command ${cmd}; use ensure|lock|smoke [version|default|latest|compat]`);
 		}
 	};
 	main().catch((e) => {

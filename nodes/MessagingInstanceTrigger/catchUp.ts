@@ -35,9 +35,9 @@ import { dropReasonOf } from './webhook';
  * - a message a live delivery brought to this process within the last minutes is not
  *   emitted (the live path's memory, dedupe.ts), and vice versa;
  * - the cursor (static data, `catchUp`) is the newest message this workflow is known to
- *   have: written by a live delivery at most once a minute (never per delivery) and by the
+ *   have: written by a live delivery at most once every 10 seconds (LIVE_CURSOR_EVERY_MS) and by the
  *   catch-up only after the executions before it ended; it bounds how much is read again.
- *   A message received live in the minute before a crash can be emitted again: it carries
+ *   A message received live in the 10 seconds before a crash or a stop can be emitted again: it carries
  *   the live delivery's `dedupeKey`, so Remove Duplicates drops it.
  */
 
@@ -277,6 +277,10 @@ export async function startCatchUp(ctx: ITriggerFunctions): Promise<ITriggerResp
 	}
 	const report = (error: Error) => ctx.saveFailedExecution(toNodeError(node, error, connection) as NodeOperationError);
 	if (!connection.dialect.servesV2Routes) {
+		// The version's default on a server that cannot: nothing to do, and nothing the user
+		// asked for to report (a failed execution at every start would be noise). Turned on in
+		// the node, it says why it cannot.
+		if (!options.catchUpChosen) return {};
 		report(new NodeOperationError(node, 'Catch Up needs a v2.x server: the documented dialect has no Find Messages, so stored messages cannot be caught up', {
 			description: 'Switch the credential to the v2 dialect, or turn Catch Up off in the trigger\'s options.',
 		}));
@@ -347,7 +351,7 @@ function toNodeError(node: INode, error: Error, connection: Connection): Error {
  * 2.40.7 saves the static data a webhook() changed only when no execution starts: creating
  * the execution wraps the same static data again, which clears its "changed" mark, so the
  * write in webhook() is lost exactly when it matters. The execution's own change is saved
- * when it ends (workflowExecuteAfter). At most once a minute, as in webhook().
+ * when it ends (workflowExecuteAfter). At most once per LIVE_CURSOR_EVERY_MS, as in webhook().
  */
 export function noteLiveExecution(ctx: IExecuteFunctions, items: readonly INodeExecutionData[]): void {
 	if (ctx.getMode() !== 'webhook') return;

@@ -40,7 +40,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether the messages the server stored while this workflow was not receiving (n8n stopped, restarting or being published) reach the workflow when it receives again, oldest first, with "caughtUp": true. Needs a v2.x server that stores messages. On by default for new triggers (version 3); off where an earlier version saved no choice.',
+					'Whether the messages the server stored while this workflow was not receiving (n8n stopped, restarting or being published) reach the workflow when it receives again, oldest first, with "caughtUp": true. Needs a v2.x server that stores messages. On by default for new triggers (version 3) on a v2.x server; off where an earlier version saved no choice.',
 			},
 			{
 				displayName: 'Catch Up Hours',
@@ -130,6 +130,8 @@ export interface TriggerOptions {
 	replaceExistingWebhook: boolean;
 	/** Whether stored messages are caught up when the workflow starts receiving again (catchUp.ts). */
 	catchUp: boolean;
+	/** Whether Catch Up was set in the node (on or off), not taken from the version's default. */
+	catchUpChosen: boolean;
 	/** How far back the catch-up reaches, in hours of the server's clock. */
 	catchUpHours: number;
 }
@@ -174,6 +176,7 @@ export function readOptions(raw: unknown, typeVersion = 1): TriggerOptions {
 		replaceExistingWebhook: flag(options, 'replaceExistingWebhook'),
 		// Absent: on from version 3 only, so a workflow saved before keeps doing what it did.
 		catchUp: 'catchUp' in options ? options.catchUp === true : typeVersion >= CATCH_UP_ON_FROM_VERSION,
+		catchUpChosen: 'catchUp' in options,
 		catchUpHours: catchUpHoursOf(options.catchUpHours),
 	};
 }

@@ -116,7 +116,7 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 		throw new NodeOperationError(node, redactError(error as Error, settings.hidden));
 	}
 	if (items.length === 0) return { webhookResponse: { ...ACCEPTED, resumed: answered } };
-	// Catch Up's cursor, at most once a minute (n8n saves it after recording the execution).
+	// Catch Up's cursor, at most once per LIVE_CURSOR_EVERY_MS (n8n saves it after recording the execution).
 	if (options.catchUp) noteReceived(staticDataOf(ctx), receivedOf(delivery.eventName, emitted));
 	// n8n answers this one itself, after WorkflowRunner.run recorded the execution.
 	return { webhookResponse: ACCEPTED, workflowData: [items] };

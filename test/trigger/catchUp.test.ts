@@ -222,12 +222,22 @@ describe('Catch Up', () => {
 		expect(caughtUpIds()).toEqual([recent]);
 	});
 
-	it('the documented dialect cannot catch up: a failed execution says so, nothing is read', async () => {
-		await start('documented');
+	it('the documented dialect cannot catch up: turned on in the node, a failed execution says so, nothing is read', async () => {
+		await start('documented', { catchUp: true });
 		await startWorkflow('activate');
 		expect(s.harness.failedExecutions.map((error) => error.message)).toEqual([expect.stringContaining('Catch Up needs a v2.x server')]);
 		expect(findMessagesCalls()).toBe(0);
 		expect(s.harness.executions).toEqual([]);
+	});
+
+	it('the documented dialect with a new node (Catch Up on by its version\'s default): nothing read, and no failed execution at every start', async () => {
+		await start('documented');
+		await startWorkflow('activate');
+		await startWorkflow('init');
+		expect(s.harness.failedExecutions).toEqual([]);
+		expect(findMessagesCalls()).toBe(0);
+		expect(s.harness.executions).toEqual([]);
+		expect(s.harness.nodeStaticData.catchUp).toBeUndefined();
 	});
 
 	it.each([
@@ -262,7 +272,7 @@ describe('Catch Up', () => {
 		expect(caughtUpIds()).toEqual(missed);
 	});
 
-	it('a live delivery writes the cursor at most once a minute, never per delivery', async () => {
+	it('a live delivery writes the cursor at most once every 10 seconds, never per delivery', async () => {
 		await start();
 		await startWorkflow('activate');
 		const first = idOf('first');
@@ -271,7 +281,7 @@ describe('Catch Up', () => {
 		expect(written.ids).toEqual([first]);
 		await s.sandbox.injectMessage(INSTANCE, { from: FROM, text: 'second', id: idOf('second') });
 		expect(s.harness.nodeStaticData.catchUp).toEqual(written);
-		expect(LIVE_CURSOR_EVERY_MS).toBe(60_000);
+		expect(LIVE_CURSOR_EVERY_MS).toBe(10_000);
 	});
 });
 
