@@ -1,4 +1,4 @@
-import type { IDataObject, ISupplyDataFunctions } from 'n8n-workflow';
+import type { ISupplyDataFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { ListShapeError } from '../shared/answerShapes';
@@ -7,7 +7,7 @@ import { operationError } from '../shared/errors';
 import { askDeclared, declareHelperReads, HelperAnswerError, type HelperRequest } from '../shared/helperRequests';
 import { isGroupJid } from '../shared/messageContent';
 import { Redactor, secretsOfUrl } from '../shared/redact';
-import { apiRequest, openConnection } from '../shared/transport';
+import { openConnection } from '../shared/transport';
 import { HistoryRows, holdsCurrent, turnsOf, type Turn } from './turns';
 
 /** What one memory reads: which chat of which instance, how much of it, and which messages the run answers. */
@@ -66,11 +66,10 @@ export async function readTurns(ctx: ISupplyDataFunctions, itemIndex: number, se
 			);
 		}
 		const rows = new HistoryRows();
-		const send = async (body: IDataObject) => await apiRequest(ctx, connection, { route: FIND_MESSAGES, instance: settings.instance, body }, itemIndex);
 		const through = (read: HelperRequest): DeclaredRead => ({
 			ask: async (body) => {
 				// Only an answer of the declared shape is noted.
-				const answer = await askDeclared(read, FIND_MESSAGES, body, send);
+				const answer = await askDeclared(ctx, connection, read, { route: FIND_MESSAGES, instance: settings.instance, body }, itemIndex);
 				rows.noteAnswer(answer);
 				return answer;
 			},

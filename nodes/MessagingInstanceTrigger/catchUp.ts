@@ -8,7 +8,7 @@ import { HISTORY_LIMITS, inOrder, repeatedPage, storedMessageOf, type StoredMess
 import { askDeclared, declareHelperReads, HelperAnswerError, type HelperRequest } from '../shared/helperRequests';
 import { pause } from '../shared/pause';
 import { redactError, secretsOfUrl } from '../shared/redact';
-import { apiRequest, openConnection, type Connection } from '../shared/transport';
+import { openConnection, type Connection } from '../shared/transport';
 import { firstSighting } from './dedupe';
 import { parseDelivery } from './delivery';
 import { readOptions, type TriggerOptions } from './description';
@@ -301,8 +301,7 @@ export async function startCatchUp(ctx: ITriggerFunctions): Promise<ITriggerResp
 			});
 		},
 	};
-	const send = async (body: IDataObject) => await apiRequest(ctx, connection, { route: FIND_MESSAGES, instance: run.instance, body });
-	const ask: Ask = async (read, body) => await askDeclared(read, FIND_MESSAGES, body, send);
+	const ask: Ask = async (read, body) => await askDeclared(ctx, connection, read, { route: FIND_MESSAGES, instance: run.instance, body });
 	const data = staticDataOf(ctx);
 	const cursor = cursorOf(data);
 	let newest: { seconds: number; ids: string[] } | undefined;

@@ -1,6 +1,7 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
 import { readableServerText, serverMessages } from './errors';
+import { apiRequest, type Connection, type RequestContext } from './transport';
 
 /**
  * Every request a node makes besides an operation's main request — the read before a write,
@@ -166,16 +167,25 @@ export class HelperAnswerError extends Error {
 	}
 }
 
+/** One request of a declared read: its route (one the read declares), the instance and the body. */
+export interface DeclaredCall {
+	route: string;
+	instance: string;
+	body: IDataObject;
+}
+
 /**
- * The one door of a node's own reads: refuses a read no node declared (nothing is sent), sends
- * the declared one with `send`, and answers only an answer of the declared shape; anything
- * else is a HelperAnswerError naming the request, never an empty answer.
+ * The one door of a node's own reads: refuses a read no node declared, or a route it did not
+ * declare (nothing is sent), sends the declared one through the transport, and answers only an
+ * answer of the declared shape; anything else is a HelperAnswerError naming the request, never
+ * an empty answer.
  */
-export async function askDeclared(read: HelperRequest, route: string, body: IDataObject, send: (body: IDataObject) => Promise<unknown>): Promise<unknown> {
+export async function askDeclared(ctx: RequestContext, connection: Connection, read: HelperRequest, call: DeclaredCall, itemIndex = 0): Promise<unknown> {
+	const { route, body } = call;
 	if (!isDeclared(read) || !isHelperRoute(read, route)) {
 		throw new HelperAnswerError(`${read.name} is not a declared request of the node (${read.method} ${route}); nothing was sent. This is a defect of the node: please report it.`, read);
 	}
-	const [asked] = await Promise.allSettled([send(body)]);
+	const [asked] = await Promise.allSettled([apiRequest(ctx, connection, { method: read.method, route, instance: call.instance, body }, itemIndex)]);
 	if (asked.status === 'rejected') {
 		// The transport's error (already the node's, redacted), named after the request.
 		const error = asked.reason as Error;

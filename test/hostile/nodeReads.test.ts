@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import type { IDataObject } from 'n8n-workflow';
 
 import { MessagingInstance } from '../../nodes/MessagingInstance/MessagingInstance.node';
@@ -154,6 +157,27 @@ describe('contract: every read a node declares is taken by this tier', () => {
 		const names = packageJson.n8n.nodes.map((file) => /([^/]+)\.node\.js$/.exec(file)?.[1]);
 		expect(names.map((name) => name && name.charAt(0).toLowerCase() + name.slice(1)).sort()).toEqual(Object.keys(NODES).sort());
 		expect(Object.entries(NODES).map(([name, type]) => [name, new type().description.name])).toEqual(Object.keys(NODES).map((name) => [name, name]));
+	});
+
+	test('the transport is called only by the doors: a read cannot be sent around them', () => {
+		// Besides the doors (the router's askHelper, askDeclared), the files that may send: the
+		// transport itself, the server's version (its public root), the instance picker (a
+		// listing for the editor), the trigger's webhook registration (Find / Set Webhook, held
+		// by the trigger's own tests) and its hand-over to n8n's waiting webhook (not the server).
+		const senders = [
+			'MessagingInstance/actions/router.ts',
+			'shared/helperRequests.ts',
+			'shared/transport.ts',
+			'shared/serverVersion.ts',
+			'shared/pickers.ts',
+			'MessagingInstanceTrigger/registration.ts',
+			'MessagingInstanceTrigger/waits.ts',
+		];
+		const root = join(__dirname, '../../nodes');
+		const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
+		const calling = files.filter((file) => /\bapiRequest\s*\(|httpRequest\s*\(/.test(readFileSync(join(root, file), 'utf8'))).map((file) => file.split('\\').join('/'));
+		expect(calling.sort()).toEqual(expect.arrayContaining(['MessagingInstance/actions/router.ts', 'shared/helperRequests.ts']));
+		expect(calling.filter((file) => !senders.includes(file))).toEqual([]);
 	});
 
 	test('each declared read is of a kind this tier provokes', () => {
