@@ -123,9 +123,11 @@ export function helperAnswerProblem(helper: HelperRequest, answer: unknown, aske
 			if (!isRecord(holder)) return `${shapeOf(answer)}, not a page of records${helper.pageField === undefined ? '' : ` (under "${helper.pageField}")`}`;
 			const records = holder.records === undefined ? `a page without records (${shapeOf(holder)})` : listProblem(holder.records, 'records in the page');
 			if (records !== undefined) return records;
-			if (asked?.page !== undefined && holder.currentPage !== asked.page) {
-				return typeof holder.currentPage === 'number'
-					? `page ${holder.currentPage} where page ${String(asked.page)} was asked: a page that does not advance`
+			// The page number as the server wrote it (a number, or its text).
+			const current = typeof holder.currentPage === 'number' || (typeof holder.currentPage === 'string' && holder.currentPage.trim() !== '') ? Number(holder.currentPage) : undefined;
+			if (asked?.page !== undefined && current !== Number(asked.page)) {
+				return current !== undefined
+					? `page ${String(holder.currentPage).slice(0, 20)} where page ${String(asked.page)} was asked: a page that does not advance`
 					: `a page that does not say which page it is (${holder.currentPage === undefined ? 'no currentPage' : `currentPage ${shapeOf(holder.currentPage)}`})`;
 			}
 			return undefined;
