@@ -140,6 +140,9 @@ const PROVOCATIONS: Readonly<Record<string, Provocation>> = {
 
 /** The hostile shapes of the helper tiers, and those of a page of stored messages. */
 const TEXT: HostileShape = () => ({ json: 'OK' });
+/** More messages than a page holds (the records of the right chat and time). */
+const OVERSIZED: HostileShape = (_read, request) =>
+	page(Array.from({ length: HISTORY_LIMITS.pageSize + 1 }, (_, index) => stored(`BIG${index}`, CURSOR.seconds + 5 + index)), bodyOf(request));
 const NOT_ADVANCING: HostileShape = (_read, request) => ({ json: { messages: { total: 100, pages: 2, currentPage: 1, records: [stored(`P${String(bodyOf(request).page)}`, CURSOR.seconds + 5)] } } });
 /** A full page of the same messages whatever page is asked, saying it is the page asked. */
 const SAME_PAGE: HostileShape = (_read, request) => ({
@@ -218,7 +221,7 @@ describe.each(declaredHelperReads())('%s %s', (node, key, read: HelperRequest) =
 		expect(outcome.output).not.toEqual([]);
 	}, 30_000);
 
-	test.each([...FAILING_SHAPES, ['a text', TEXT] as [string, HostileShape]])('answered with %s: stops naming the read; nothing goes on', async (what, shape) => {
+	test.each([...FAILING_SHAPES, ['a text', TEXT] as [string, HostileShape], ['a page larger than asked', OVERSIZED] as [string, HostileShape]])('answered with %s: stops naming the read; nothing goes on', async (what, shape) => {
 		expectStoppedNamingTheRead(await runWith(shape, what === 'a slow answer' ? 0.5 : 2));
 	}, 30_000);
 
