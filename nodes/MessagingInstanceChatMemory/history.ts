@@ -4,9 +4,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import { ListShapeError } from '../shared/answerShapes';
 import { findById, HISTORY_LIMITS, readChat, type AskFindMessages } from '../shared/chatHistory';
 import { operationError } from '../shared/errors';
+import { askDeclared, declareHelperReads, HelperAnswerError, type HelperRequest } from '../shared/helperRequests';
 import { isGroupJid } from '../shared/messageContent';
 import { Redactor, secretsOfUrl } from '../shared/redact';
-import { apiRequest, openConnection } from '../shared/transport';
+import { openConnection } from '../shared/transport';
 import { HistoryRows, holdsCurrent, turnsOf, type Turn } from './turns';
 
 /** What one memory reads: which chat of which instance, how much of it, and which messages the run answers. */
@@ -25,6 +26,24 @@ export const STORE_HINT =
 	'The memory reads the chat from the server, which must save messages: set DATABASE_SAVE_DATA_NEW_MESSAGE=true on the server (and DATABASE_ENABLED=true).';
 
 const FIND_MESSAGES = '/chat/findMessages';
+
+const STORED_PAGE = { method: 'POST', routes: [FIND_MESSAGES], answer: 'page', pageField: 'messages', unlessAnswered: 'the agent got no history' } as const;
+
+/**
+ * The memory's reads, declared (shared/helperRequests.ts): sent only through the one door,
+ * and taken by the hostile tiers. An answer that is not a page of this chat's messages stops
+ * the item; it is never read as "no history".
+ */
+export const MEMORY_READS = declareHelperReads('messagingInstanceChatMemory', {
+	history: { ...STORED_PAGE, name: "The memory's read of the chat (Find Messages)", belongs: 'chat' } satisfies HelperRequest,
+	lookUp: { ...STORED_PAGE, name: "The memory's look-up of the message it answers (Find Messages)", belongs: 'message' } satisfies HelperRequest,
+});
+
+/** One declared read as the shared history reader takes it: how it asks, and how it stops the item naming the read. */
+interface DeclaredRead {
+	ask: AskFindMessages;
+	fail: (problem: string) => never;
+}
 
 /**
  * The chat's conversation before the run's messages, read from the server: the newest pages
@@ -47,27 +66,33 @@ export async function readTurns(ctx: ISupplyDataFunctions, itemIndex: number, se
 			);
 		}
 		const rows = new HistoryRows();
-		const ask: AskFindMessages = async (body) => {
-			const answer = await apiRequest(ctx, connection, { route: FIND_MESSAGES, instance: settings.instance, body }, itemIndex);
-			rows.noteAnswer(answer);
-			return answer;
-		};
-		const fail = (problem: string): never => {
-			throw operationError(node, itemIndex, `Find Messages ${problem}`, 'Check the Base URL and the dialect of the credential.');
-		};
+		const through = (read: HelperRequest): DeclaredRead => ({
+			ask: async (body) => {
+				// Only an answer of the declared shape is noted.
+				const answer = await askDeclared(ctx, connection, read, { route: FIND_MESSAGES, instance: settings.instance, body }, itemIndex);
+				rows.noteAnswer(answer);
+				return answer;
+			},
+			fail: (problem) => {
+				throw operationError(node, itemIndex, `${read.name} ${problem}`, 'Check the Base URL and the dialect of the credential.');
+			},
+		});
+		const reads = { history: through(MEMORY_READS.history), lookUp: through(MEMORY_READS.lookUp) };
 		const isGroup = isGroupJid(settings.chatId);
 		const current = settings.current;
 		// One turn more than the window: the oldest turn in it is then known to be whole.
 		const enough = () => (current.size === 0 || holdsCurrent(rows, current)) && turnsOf(rows, current, isGroup).length > settings.interactions * 2;
-		await readChat(ask, settings.chatId, rows, enough, fail);
-		if (current.size > 0 && !holdsCurrent(rows, current)) await readOtherJids(ctx, itemIndex, settings, ask, rows, enough, fail);
+		await readChat(reads.history.ask, settings.chatId, rows, enough, reads.history.fail);
+		if (current.size > 0 && !holdsCurrent(rows, current)) await readOtherJids(ctx, itemIndex, settings, reads, rows, enough);
 		if (rows.all().length === 0) {
 			ctx.addExecutionHints({ message: `The server has no stored message of ${settings.chatId}, so the agent got no history. ${STORE_HINT}`, location: 'outputPane' });
 		}
 		return turnsOf(rows, current, isGroup).map((turn) => ({ role: turn.role, text: redactor.text(turn.text) }));
 	} catch (caught) {
 		throw redactor.error(
-			caught instanceof ListShapeError
+			caught instanceof HelperAnswerError
+				? operationError(node, itemIndex, caught.message, 'The server answered with success but not with the page of messages Find Messages gives. Check the Base URL and the dialect of the credential; a proxy or another server may answer this route with something else.')
+				: caught instanceof ListShapeError
 				? operationError(node, itemIndex, `Find Messages ${caught.problem} from the server`, 'The server answered with success but not with the list of messages this route gives. Check the Base URL and the dialect of the credential.')
 				: caught instanceof NodeOperationError || (caught as { name?: string }).name === 'NodeApiError'
 					? caught
@@ -85,13 +110,12 @@ async function readOtherJids(
 	ctx: ISupplyDataFunctions,
 	itemIndex: number,
 	settings: MemorySettings,
-	ask: AskFindMessages,
+	reads: { history: DeclaredRead; lookUp: DeclaredRead },
 	rows: HistoryRows,
 	enough: () => boolean,
-	fail: (problem: string) => never,
 ): Promise<void> {
 	const [messageId] = settings.current;
-	const own = await findById(ask, messageId, fail);
+	const own = await findById(reads.lookUp.ask, messageId, reads.lookUp.fail);
 	if (!own) {
 		throw operationError(
 			ctx.getNode(),
@@ -108,7 +132,7 @@ async function readOtherJids(
 			'Set Chat ID and the current message from the same item: {{ $json.chatId }} of the trigger or of Collect Burst.',
 		);
 	}
-	for (const jid of own.chatJids.filter((other) => other !== settings.chatId)) await readChat(ask, jid, rows, enough, fail);
+	for (const jid of own.chatJids.filter((other) => other !== settings.chatId)) await readChat(reads.history.ask, jid, rows, enough, reads.history.fail);
 	// Buried under more messages than the pages hold: the history read ends before it anyway.
 	if (!rows.has(own.messageId)) rows.put(own);
 }

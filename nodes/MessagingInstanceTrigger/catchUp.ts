@@ -4,10 +4,11 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, IRun, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 
 import { countedPage } from '../shared/answerShapes';
-import { HISTORY_LIMITS, inOrder, storedMessageOf, type StoredMessage } from '../shared/chatHistory';
+import { HISTORY_LIMITS, inOrder, repeatedPage, storedMessageOf, type StoredMessage } from '../shared/chatHistory';
+import { askDeclared, declareHelperReads, HelperAnswerError, type HelperRequest } from '../shared/helperRequests';
 import { pause } from '../shared/pause';
 import { redactError, secretsOfUrl } from '../shared/redact';
-import { apiRequest, openConnection, type Connection } from '../shared/transport';
+import { openConnection, type Connection } from '../shared/transport';
 import { firstSighting } from './dedupe';
 import { parseDelivery } from './delivery';
 import { readOptions, type TriggerOptions } from './description';
@@ -59,8 +60,22 @@ const STORED_EVENT = 'messages.upsert';
 
 // ------------------------------------------------------------------ reading Find Messages
 
-/** Sends one Find Messages body and answers its JSON. */
-type Ask = (body: IDataObject) => Promise<unknown>;
+const FIND_MESSAGES = '/chat/findMessages';
+
+const STORED_PAGE = { method: 'POST', routes: [FIND_MESSAGES], answer: 'page', pageField: 'messages', belongs: 'since' } as const;
+
+/**
+ * The catch-up's reads, declared (shared/helperRequests.ts): sent only through the one door,
+ * and taken by the hostile tiers. An answer that is not a page of messages stops the catch-up;
+ * it is never read as "nothing stored".
+ */
+export const CATCH_UP_READS = declareHelperReads('messagingInstanceTrigger', {
+	newest: { ...STORED_PAGE, name: "Catch Up's read of the newest stored message (Find Messages)", unlessAnswered: 'nothing was caught up and the cursor was not moved' } satisfies HelperRequest,
+	window: { ...STORED_PAGE, name: "Catch Up's read of the messages stored since the cursor (Find Messages)", unlessAnswered: 'nothing after the last message caught up was emitted' } satisfies HelperRequest,
+});
+
+/** Sends one Find Messages body as one of the declared reads and answers its JSON (of the declared shape). */
+type Ask = (read: HelperRequest, body: IDataObject) => Promise<unknown>;
 
 /** Stops the catch-up over an answer that is not what it needs (nothing of it is emitted). */
 type Fail = (problem: string) => never;
@@ -83,24 +98,25 @@ interface Page {
 }
 
 /** One page, strictly: a page larger than asked, a count that is not one, or a record without key and time stops the catch-up. */
-async function readPage(ask: Ask, body: IDataObject, fromSeconds: number, fail: Fail): Promise<Page> {
-	const answer = (await ask(body)) as { messages?: { records?: unknown; pages?: unknown; currentPage?: unknown } } | null;
+async function readPage(ask: Ask, read: HelperRequest, body: IDataObject, fromSeconds: number, failRead: Fail): Promise<Page> {
+	const fail: Fail = (problem) => failRead(`${read.name} answered ${problem}`);
+	const answer = (await ask(read, body)) as { messages?: { records?: unknown; pages?: unknown; currentPage?: unknown } } | null;
 	let records: unknown[];
 	try {
 		records = countedPage(answer?.messages).records;
 	} catch (error) {
-		return fail(`is not a page of messages (${(error as Error).message})`);
+		return fail(`something that is not a page of messages (${(error as Error).message})`);
 	}
 	const pages = Number(answer?.messages?.pages);
-	if (!Number.isSafeInteger(pages) || pages < 0) fail('does not say how many pages there are');
+	if (!Number.isSafeInteger(pages) || pages < 0) fail('a page that does not say how many pages there are');
 	if (records.length > Number(body.offset)) {
-		fail(`has ${records.length} messages on a page of ${String(body.offset)}: the server does not page Find Messages as asked`);
+		fail(`${records.length} messages on a page of ${String(body.offset)}: the server does not page Find Messages as asked`);
 	}
 	const messages: Found[] = [];
 	for (const [index, record] of records.entries()) {
 		const message = storedMessageOf(record);
-		if (!message) fail(`has a record (${index + 1} of page ${String(body.page)}) without a message key and time`);
-		if (message.seconds < fromSeconds) fail('has messages older than asked: the server does not filter Find Messages by time');
+		if (!message) fail(`a record (${index + 1} of page ${String(body.page)}) without a message key and time`);
+		if (message.seconds < fromSeconds) fail(`message ${message.messageId}, older than asked: the server does not filter Find Messages by time`);
 		messages.push({ ...message, record: record as IDataObject });
 	}
 	return { messages, pages };
@@ -108,7 +124,7 @@ async function readPage(ask: Ask, body: IDataObject, fromSeconds: number, fail: 
 
 /** The newest stored message's second and the ids of that second; undefined when nothing is stored. */
 async function newestStored(ask: Ask, fail: Fail): Promise<{ seconds: number; ids: string[] } | undefined> {
-	const { messages } = await readPage(ask, windowQuery(0, 1), 0, fail);
+	const { messages } = await readPage(ask, CATCH_UP_READS.newest, windowQuery(0, 1), 0, fail);
 	if (messages.length === 0) return undefined;
 	const seconds = Math.max(...messages.map((message) => message.seconds));
 	return { seconds, ids: messages.filter((message) => message.seconds === seconds).map((message) => message.messageId) };
@@ -123,14 +139,18 @@ async function newestStored(ask: Ask, fail: Fail): Promise<{ seconds: number; id
  * towards later pages) can make a message appear twice, never be skipped.
  */
 async function readRound(ask: Ask, fail: Fail, from: { seconds: number; ids: readonly string[] }): Promise<{ messages: Found[]; next?: number }> {
-	const first = await readPage(ask, windowQuery(from.seconds, 1), from.seconds, fail);
+	const first = await readPage(ask, CATCH_UP_READS.window, windowQuery(from.seconds, 1), from.seconds, fail);
 	const complete = first.pages <= CATCH_UP_LIMITS.pagesPerRound;
 	const found: Found[] = complete ? [...first.messages] : [];
 	const firstPage = complete ? 2 : first.pages - CATCH_UP_LIMITS.pagesPerRound + 1;
 	// Up to one page past the count: what the pages moved towards while they were read.
+	let previous = first.messages;
 	for (let page = firstPage; page <= firstPage + CATCH_UP_LIMITS.pagesPerRound; page++) {
-		const next = await readPage(ask, windowQuery(from.seconds, page), from.seconds, fail);
+		const next = await readPage(ask, CATCH_UP_READS.window, windowQuery(from.seconds, page), from.seconds, fail);
 		if (next.messages.length === 0) break;
+		const repeated = page === firstPage && !complete ? undefined : repeatedPage(page, previous, next.messages);
+		if (repeated !== undefined) fail(`${CATCH_UP_READS.window.name} answered ${repeated}`);
+		previous = next.messages;
 		found.push(...next.messages);
 	}
 	const known = new Set(from.ids);
@@ -181,7 +201,7 @@ async function emitMessage(run: CatchUpRun, message: Found): Promise<void> {
 	const { ctx, options } = run;
 	const secrets = [run.connection.apiKey, ...secretsOfUrl(run.connection.baseUrl)];
 	const parsed = parseDelivery(deliveryBodyOf(message, run.instance), secrets);
-	if (!parsed.ok) return run.fail(`has a message that is no delivery (${parsed.reason})`);
+	if (!parsed.ok) return run.fail(`${CATCH_UP_READS.window.name} answered a message that is no delivery (${parsed.reason})`);
 	const delivery = parsed.delivery;
 	const event = delivery.events[0];
 	if (!event || dropReasonOf(event, options)) return;
@@ -276,12 +296,12 @@ export async function startCatchUp(ctx: ITriggerFunctions): Promise<ITriggerResp
 		connection,
 		stopped: () => stopped,
 		fail: (problem) => {
-			throw new NodeOperationError(node, `Catch Up stopped: the server's Find Messages answer ${problem}`, {
+			throw new NodeOperationError(node, `Catch Up stopped: ${problem}`, {
 				description: 'Nothing after the last message caught up was emitted; the next start tries again from there.',
 			});
 		},
 	};
-	const ask: Ask = async (body) => await apiRequest(ctx, connection, { route: '/chat/findMessages', instance: run.instance, body });
+	const ask: Ask = async (read, body) => await askDeclared(ctx, connection, read, { route: FIND_MESSAGES, instance: run.instance, body });
 	const data = staticDataOf(ctx);
 	const cursor = cursorOf(data);
 	let newest: { seconds: number; ids: string[] } | undefined;
@@ -313,6 +333,15 @@ export async function startCatchUp(ctx: ITriggerFunctions): Promise<ITriggerResp
 
 function toNodeError(node: INode, error: Error, connection: Connection): Error {
 	const secrets = [connection.apiKey, ...secretsOfUrl(connection.baseUrl)];
+	if (error instanceof HelperAnswerError) {
+		// An answer of Find Messages that is not a page of stored messages (the one door's words).
+		return redactError(
+			new NodeOperationError(node, `Catch Up stopped: ${error.message}`, {
+				description: 'Nothing of that answer was emitted. Check the Base URL and the dialect of the credential (a proxy or another server may answer this route); the next start tries again from the cursor.',
+			}),
+			secrets,
+		);
+	}
 	return redactError(error instanceof NodeOperationError || error.name === 'NodeApiError' ? error : new NodeOperationError(node, error.message), secrets);
 }
 

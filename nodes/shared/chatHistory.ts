@@ -193,6 +193,20 @@ function strictPage(answer: unknown): { messages: StoredMessage[]; more: boolean
 	}
 }
 
+/**
+ * Why page `page` of a read is not the next page, if it is not: a full page whose every
+ * message was on the full page before (a server or proxy that answers the same page whatever
+ * page is asked, even saying it is the page asked). Reading on would read the same messages
+ * again and never the older ones. Messages stored meanwhile move the pages by as many: a short
+ * last page may repeat, a whole page only if a page's worth came in between two requests.
+ */
+export function repeatedPage(page: number, previous: readonly StoredMessage[], messages: readonly StoredMessage[]): string | undefined {
+	const full = HISTORY_LIMITS.pageSize;
+	if (page < 2 || messages.length < full || previous.length < full) return undefined;
+	const before = new Set(previous.map((message) => message.messageId));
+	return messages.every((message) => before.has(message.messageId)) ? `page ${page} with the messages of page ${page - 1}: a page that does not advance` : undefined;
+}
+
 /** Reads the chat's pages, newest first, until `enough` says the burst is decided (or the pages end). */
 export async function readChat(
 	ask: AskFindMessages,
@@ -201,6 +215,7 @@ export async function readChat(
 	enough: () => boolean,
 	fail: (problem: string) => never,
 ): Promise<void> {
+	let previous: StoredMessage[] = [];
 	for (let page = 1; page <= HISTORY_LIMITS.pages; page++) {
 		const { messages, more } = pageOf(
 			await ask(chatQuery(jid, page)),
@@ -208,6 +223,9 @@ export async function readChat(
 			(message) => (isOfChat(message, jid) ? undefined : `of the chat ${message.chatJids[0]}`),
 			fail,
 		);
+		const repeated = repeatedPage(page, previous, messages);
+		if (repeated !== undefined) fail(`answered the chat ${jid} ${repeated}`);
+		previous = messages;
 		for (const message of messages) read.put(message);
 		if (enough() || !more || messages.length === 0) return;
 	}

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebhookContext } from 'n8n-core';
 import type { IDataObject, INode, IWebhookResponseData, IWorkflowExecuteAdditionalData, Workflow, WorkflowExecuteMode } from 'n8n-workflow';
 
+import { runDeliveryExecution, type ExecutionStaticData } from './deliveryExecution';
 import { expressResponse, flatHeaders, kindOf, parseBody, readBody } from './webhookHttp';
 import type { Received } from './webhookHttp';
 import { TRIGGER_NODE_NAME, TriggerIds, triggerType, webhookData } from './triggerWorkflow';
@@ -33,6 +34,8 @@ export interface WebhookEndpoint {
 	additionalData(extra: Partial<IWorkflowExecuteAdditionalData>): IWorkflowExecuteAdditionalData;
 	/** n8n's database saving a production run's static data. */
 	saveStaticData(staticData: IDataObject): void;
+	/** Whether a production delivery's execution is run (deliveryExecution.ts), with which static data; undefined: it is not. */
+	deliveryExecutions(): ExecutionStaticData | undefined;
 	checkNoSecrets(where: string, visible: Record<string, unknown>): void;
 	/** n8n ends the test session once its event started the (manual) run. */
 	endTest(): void;
@@ -140,9 +143,12 @@ export async function serveDelivery(endpoint: WebhookEndpoint, req: IncomingMess
 	}
 	record.answeredBy = response.headersSent ? 'node' : 'n8n';
 	// n8n saves the static data the handler changed right after it returns, and only then
-	// (`__dataChanged`); a test session's copy is never saved.
+	// (`__dataChanged`); a test session's copy is never saved. Where the harness runs the
+	// delivery's execution, it plays n8n 2.40.7: the handler's change is lost once an execution
+	// starts, and what the execution changed is saved when it ends.
 	record.staticDataChanged = (workflow.staticData as IDataObject).__dataChanged === true;
-	if (kind === 'production') endpoint.saveStaticData(workflow.staticData);
+	const executes = kind === 'production' && result.workflowData !== undefined ? endpoint.deliveryExecutions() : undefined;
+	if (kind === 'production' && executes === undefined) endpoint.saveStaticData(workflow.staticData);
 	endpoint.checkNoSecrets('a delivery', {
 		'the emitted items': result.workflowData,
 		'the answer': response.body ?? result.webhookResponse,
@@ -156,6 +162,13 @@ export async function serveDelivery(endpoint: WebhookEndpoint, req: IncomingMess
 		return;
 	}
 	record.items = result.workflowData[0] ?? [];
+	if (executes !== undefined) {
+		// Run to its end before the answer, so that a test reads what it saved (n8n answers once the execution is recorded).
+		const execution = await runDeliveryExecution(endpoint.workflow(true, executes === 'shared' ? workflow.staticData : undefined), record.items, endpoint.additionalData({}));
+		if (execution.savedStaticData) endpoint.saveStaticData(execution.savedStaticData);
+		record.execution = { items: execution.items, savedStaticData: execution.savedStaticData !== undefined };
+		endpoint.checkNoSecrets("a delivery's execution", { 'the output': execution.items, 'the static data': execution.savedStaticData });
+	}
 	// n8n (webhook-helpers, `onReceived`): unless the node answered, the answer is the
 	// description's `responseData`, by default the text "firstEntryJson".
 	if (!answered) {

@@ -27,6 +27,8 @@ export interface Received {
 	answeredBy?: 'node' | 'n8n';
 	/** Whether the handler changed the workflow's static data (n8n then writes it to its database). */
 	staticDataChanged?: boolean;
+	/** The delivery's execution, where the harness runs it: the trigger's output and whether n8n saved static data when it ended. */
+	execution?: { items: INodeExecutionData[]; savedStaticData: boolean };
 }
 
 export interface ExpressLikeResponse {

@@ -33,6 +33,7 @@ import {
 	triggerWorkflow,
 	webhookPathOf,
 } from './triggerWorkflow';
+import type { ExecutionStaticData } from './deliveryExecution';
 import { serveDelivery } from './webhookDelivery';
 import type { WaitingRequest, WebhookEndpoint } from './webhookDelivery';
 import { deriveSecret } from '../../nodes/shared/secret';
@@ -74,6 +75,12 @@ export interface TriggerSetup {
 	ids?: TriggerIds;
 	/** Another workflow of the same n8n: this one is served on that harness's address (its own ids needed). */
 	sameN8nAs?: TriggerHarness;
+	/**
+	 * Runs each production delivery's execution (the trigger's execute() on its items, through
+	 * n8n-core) with this static data, saving what n8n saves (./deliveryExecution.ts); without
+	 * it, the handler's static data is saved and no execution runs.
+	 */
+	deliveryExecutions?: ExecutionStaticData;
 }
 
 export class TriggerHarness {
@@ -326,6 +333,7 @@ export class TriggerHarness {
 			saveStaticData: (staticData) => {
 				this.persistedStaticData = persistable(staticData);
 			},
+			deliveryExecutions: () => this.setup.deliveryExecutions,
 			checkNoSecrets: (where, visible) => this.checkNoSecrets(where, visible),
 			endTest: () => {
 				const ending = this.stopTest();

@@ -153,28 +153,19 @@ function endless(res: ServerResponse): void {
 }
 
 /**
- * Runs the operation with one of its helper requests answered by `shape`, and every other
- * request answered as a good server would.
+ * The hostile server's answers for one run: the requests `isTarget` picks are answered by
+ * `shape` (an endless body and a redirect to another host written by hand), every other by
+ * `otherwise`, as a good server would.
  */
-export async function runWithHelperAnswer(server: HostileServer, operation: Operation, key: string, shape: HostileShape, timeout = 2): Promise<{ run: NodeRun; seen: string[] }> {
-	const helpers = helperRequestsOf(operation);
-	const provocation = PROVOCATIONS[key] ?? {};
-	let mains = 0;
-	const isTarget = (request: Seen) => requestOf(operation, request) === key;
+export function answerTarget(server: HostileServer, helper: HelperRequest, shape: HostileShape, isTarget: (request: Seen) => boolean, otherwise: (request: Seen) => Answer): void {
 	server.answerAll((request) => {
-		const kind = requestOf(operation, request);
-		if (kind === 'main' || kind === undefined || kind === 'version') {
-			mains++;
-			return provocation.firstMainFails && mains === 1 ? { status: 500, json: { response: { message: 'stored, then crashed' } } } : mainAnswer(operation);
-		}
-		const answer = kind === key ? shape(helpers[kind], request, server) : undefined;
-		return typeof answer === 'object' ? answer : { json: goodAnswer(helpers[kind], request) };
+		const answer = isTarget(request) ? shape(helper, request, server) : undefined;
+		return typeof answer === 'object' ? answer : otherwise(request);
 	});
-	// The endless and the redirecting answers are written by hand, for the helper request only.
-	const special = (request: IncomingMessage) =>
-		(shape === ENDLESS || shape === REDIRECT) && isTarget({ method: request.method ?? '', path: request.url ?? '', headers: request.headers, body: '' }) ? shape(helpers[key], {} as Seen, server) : undefined;
 	server.intercept((req: IncomingMessage, res: ServerResponse) => {
-		const kind = special(req);
+		// The hostile server records each request (its body read) just before asking here.
+		const request = server.seen[server.seen.length - 1];
+		const kind = (shape === ENDLESS || shape === REDIRECT) && request !== undefined && isTarget(request) ? shape(helper, request, server) : undefined;
 		if (kind === 'endless') {
 			endless(res);
 			return true;
@@ -184,6 +175,30 @@ export async function runWithHelperAnswer(server: HostileServer, operation: Oper
 		res.end();
 		return true;
 	});
+}
+
+/**
+ * Runs the operation with one of its helper requests answered by `shape`, and every other
+ * request answered as a good server would.
+ */
+export async function runWithHelperAnswer(server: HostileServer, operation: Operation, key: string, shape: HostileShape, timeout = 2): Promise<{ run: NodeRun; seen: string[] }> {
+	const helpers = helperRequestsOf(operation);
+	const provocation = PROVOCATIONS[key] ?? {};
+	let mains = 0;
+	answerTarget(
+		server,
+		helpers[key],
+		shape,
+		(request) => requestOf(operation, request) === key,
+		(request) => {
+			const kind = requestOf(operation, request);
+			if (kind === 'main' || kind === undefined || kind === 'version') {
+				mains++;
+				return provocation.firstMainFails && mains === 1 ? { status: 500, json: { response: { message: 'stored, then crashed' } } } : mainAnswer(operation);
+			}
+			return { json: goodAnswer(helpers[kind], request) };
+		},
+	);
 	const parameters = { instance: 'demo', ...baselineOf(operation), ...COMPLETED[`${operation.resource}/${operation.value}`], ...provocation.parameters } as INodeParameters;
 	const run = await runNode({
 		parameters,

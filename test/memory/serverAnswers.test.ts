@@ -164,9 +164,9 @@ describe('stored rows as the real servers shape them', () => {
 
 describe('answers that are not a page of messages stop the run', () => {
 	test.each<[string, unknown, RegExp]>([
-		['null', null, /Find Messages answered page 1 of the chat \S+: expected a list of records and got an empty answer/],
-		['an object without records', { messages: {} }, /expected a list of records and got an empty answer/],
-		['a list where the page is', [], /expected a list of records and got/],
+		['null', null, /The memory's read of the chat \(Find Messages\) \(POST \/chat\/findMessages\) answered null, not a page of records/],
+		['an object without records', { messages: {} }, /answered a page without records/],
+		['a list where the page is', [], /answered a list, not a page of records/],
 		['a page larger than asked', { messages: { pages: 1, currentPage: 1, records: Array.from({ length: 51 }, (_, i) => ({ key: { id: `x${i}` } })) } }, /51 messages for a page of 50: the server does not page Find Messages as asked/],
 	])('%s', async (_what, answer, message) => {
 		hostile.current.answerAll(() => ({ json: answer }));

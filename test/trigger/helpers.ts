@@ -6,7 +6,7 @@ import { startSandbox, type Dialect, type Sandbox } from '../../sandbox/server';
 import type { SandboxOptions } from '../../sandbox/types';
 import { declareSecrets } from '../harness/secrets';
 import { TRIGGER_NODE_ID, WEBHOOK_ID, WORKFLOW_ID } from '../harness/triggerWorkflow';
-import { TriggerHarness } from '../harness/webhooks';
+import { TriggerHarness, type TriggerSetup } from '../harness/webhooks';
 
 /**
  * The webhook URL the trigger registers: its address, the ids its secret is derived over
@@ -41,7 +41,13 @@ export function savedParameters(chosen: INodeParameters = {}, typeVersion = 1): 
  * editor saves it: version 1 with the instance as text unless `typeVersion` says otherwise (a
  * later version gets the instance only where `parameters` gives it).
  */
-export async function setup(dialect: Dialect, parameters: INodeParameters = {}, typeVersion = 1, server: Pick<SandboxOptions, 'version' | 'licensed'> = {}): Promise<Setup> {
+export async function setup(
+	dialect: Dialect,
+	parameters: INodeParameters = {},
+	typeVersion = 1,
+	server: Pick<SandboxOptions, 'version' | 'licensed'> = {},
+	n8n: Pick<TriggerSetup, 'deliveryExecutions'> = {},
+): Promise<Setup> {
 	const sandbox = await startSandbox({
 		...server,
 		dialect,
@@ -52,6 +58,7 @@ export async function setup(dialect: Dialect, parameters: INodeParameters = {}, 
 		parameters: savedParameters(typeVersion === 1 ? { instance: INSTANCE, ...parameters } : parameters, typeVersion),
 		credentials: { baseUrl: `${sandbox.url}/`, apiKey: sandbox.apiKey, dialect },
 		typeVersion,
+		...n8n,
 	});
 	return {
 		sandbox,

@@ -1,6 +1,6 @@
-import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
+import type { IHttpRequestMethods } from 'n8n-workflow';
 
-import { readableServerText, serverMessages } from '../../shared/errors';
+import { routePattern, type HelperRequest } from '../../shared/helperRequests';
 import { CHECK_NUMBERS_PATH, ROUTES } from '../../shared/routes';
 import type { Dialect } from '../../shared/dialect';
 import type { Operation } from './types';
@@ -14,45 +14,11 @@ import type { Operation } from './types';
  * are learnt before the next request, and an answer of any other shape fails the item before
  * anything is written or sent, naming the request. A request an operation did not declare is
  * refused before it is sent. The hostile tiers (test/hostile/) iterate these declarations.
+ * What a helper request is and how its answer is read are shared with the other nodes'
+ * own reads (shared/helperRequests.ts).
  */
 
-/**
- * The answer a helper request must be:
- * - `record`: one object of its kind (at least one of `recordFields`), never `null` (unless
- *   `nullIsNone`), an empty body, `{}`, a list, a wrapped record or `{ error }`;
- * - `records`: a strict list of records (a non-record entry is an error naming its place);
- * - `page`: a page that counts itself (`{ records, pages, currentPage }`, under `pageField`),
- *   its records strict;
- * - `checks`: a strict list of check results (records; which number each names is read by the
- *   operation, see `belongs`).
- */
-export type AnswerShape = 'record' | 'records' | 'page' | 'checks';
-
-export interface HelperRequest {
-	/** The request in the words of its errors, e.g. "The read before the write". */
-	name: string;
-	method: IHttpRequestMethods;
-	/** Every route (without the instance) it may go to, `{id}` standing for one segment. */
-	routes: readonly string[];
-	/** `server` for a route of the whole server (no instance in the path). */
-	scope?: 'instance' | 'server';
-	answer: AnswerShape;
-	/** `record`: the fields a record of this kind has; an object with none of them is not one. */
-	recordFields?: readonly string[];
-	/** `record`: `null` means "none stored" (the instance has no webhook) and is passed on as null. */
-	nullIsNone?: boolean;
-	/** `page`: the field of the answer holding the page (Find Messages: `messages`). */
-	pageField?: string;
-	/**
-	 * Which records of the answer belong to the item, the rest being ignored: the chat's
-	 * messages, the one message looked up, the numbers asked.
-	 */
-	belongs?: 'chat' | 'message' | 'number';
-	/** What the item did not do when this request fails, e.g. "nothing was written". */
-	unlessAnswered: string;
-	/** The error's description when this request fails (the HTTP status when it answered one); a general one when left out. */
-	hint?(status: string | undefined): string;
-}
+export { helperAnswerProblem, isHelperRoute, type AnswerShape, type HelperRequest } from '../../shared/helperRequests';
 
 /** A read before a write (`update.rule` `readModifyWrite`): its declaration and the route of one item. */
 export interface StoredRead extends HelperRequest {
@@ -145,76 +111,7 @@ export function declaredRoutes(operation: Operation, dialect: Dialect): Declared
 	return routes;
 }
 
-/** The route template as a pattern: `{id}` one segment, then the instance unless the route is the server's. */
-function routePattern(template: string, scope: 'instance' | 'server' | 'none'): RegExp {
-	const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{id\}/g, '[^/]+');
-	return new RegExp(`^${pattern}${scope === 'instance' ? '/[^/]+' : ''}$`);
-}
-
 /** Whether a path the server received is one of the declared route's (the query aside). */
 export function isDeclaredPath(declared: Pick<DeclaredRoute, 'route' | 'scope'>, path: string): boolean {
 	return routePattern(declared.route, declared.scope).test(path.split('?')[0]);
-}
-
-/** Whether a route (without the instance) is one the helper request declares. */
-export function isHelperRoute(helper: HelperRequest, route: string): boolean {
-	return helper.routes.some((template) => routePattern(template, 'none').test(route));
-}
-
-/** What a value is, in words. */
-function shapeOf(value: unknown): string {
-	if (value === undefined) return 'an empty body';
-	if (value === null) return 'null';
-	if (Array.isArray(value)) return 'a list';
-	if (typeof value !== 'object') return `a ${typeof value}`;
-	const keys = Object.keys(value);
-	return keys.length === 0 ? '{} (an object with no fields)' : `an object (${keys.slice(0, 5).join(', ')})`;
-}
-
-const isRecord = (value: unknown): value is IDataObject => value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/** The server's text of a 2xx answer that says it failed (`{ error: true, message }`, `{ error: "text" }`), if it says so. */
-function failureIn(answer: unknown): string | undefined {
-	if (!isRecord(answer)) return undefined;
-	const error = answer.error;
-	if (error === undefined || error === null || error === false || error === '') return undefined;
-	const messages = serverMessages(answer).filter((text) => text.trim() !== '' && text !== 'true');
-	return messages.length > 0 ? readableServerText(messages.join('; ')).slice(0, 300) : 'no message';
-}
-
-/** Why a value is not a strict list of records (a list whose every entry is an object), if it is not. */
-function listProblem(value: unknown, what: string): string | undefined {
-	if (!Array.isArray(value)) return `${shapeOf(value)}, not a list of ${what}`;
-	const position = value.findIndex((entry) => !isRecord(entry));
-	return position >= 0 ? `a list whose entry ${position + 1} is ${shapeOf(value[position])}, not a record` : undefined;
-}
-
-/**
- * Why the answer is not what the helper request declares, or undefined when it is: the router
- * then passes the answer on as it came (the operation reads its fields), and otherwise fails
- * the item naming the request.
- */
-export function helperAnswerProblem(helper: HelperRequest, answer: unknown): string | undefined {
-	const failure = failureIn(answer);
-	if (failure !== undefined) return `with an error (${failure})`;
-	switch (helper.answer) {
-		case 'record': {
-			if (answer === null && helper.nullIsNone) return undefined;
-			if (!isRecord(answer)) return `${shapeOf(answer)}, not a record`;
-			const fields = helper.recordFields ?? [];
-			if (fields.length > 0 && !fields.some((field) => field in answer)) {
-				return `${shapeOf(answer)}, not a record of what it reads (none of ${fields.slice(0, 4).join(', ')})`;
-			}
-			return undefined;
-		}
-		case 'records':
-			return listProblem(answer, 'records');
-		case 'checks':
-			return listProblem(answer, 'check results');
-		case 'page': {
-			const holder = helper.pageField === undefined ? answer : isRecord(answer) ? answer[helper.pageField] : undefined;
-			if (!isRecord(holder)) return `${shapeOf(answer)}, not a page of records${helper.pageField === undefined ? '' : ` (under "${helper.pageField}")`}`;
-			return listProblem(holder.records, 'records in the page');
-		}
-	}
 }

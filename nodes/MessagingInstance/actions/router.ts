@@ -140,7 +140,7 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 		}
 		const answer = asked.value;
 		learn(answer);
-		const problem = helperAnswerProblem(helper, answer);
+		const problem = helperAnswerProblem(helper, answer, call.body);
 		if (problem === undefined) return answer;
 		throw new NodeOperationError(this.getNode(), redactor.text(`${named} answered ${problem}; ${helper.unlessAnswered}`), {
 			itemIndex,
