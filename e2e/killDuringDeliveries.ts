@@ -117,7 +117,7 @@ async function executionsWithData(rest: RestClient, workflowId: string): Promise
 	return out;
 }
 
-interface Restart {
+export interface Restart {
 	/** ms from the kill until n8n's port answered at all, until its last 404, until the trigger answered */
 	openMs?: number;
 	last404Ms?: number;
@@ -129,9 +129,10 @@ interface Restart {
 
 /**
  * What the production webhook URL answers while n8n starts again, polled every 100 ms from the
- * kill until the trigger itself answers (401: the probe carries no secret, nothing is started).
+ * kill (or stop) until the trigger itself answers (401: the probe carries no secret, nothing is
+ * started). `onFirst404` runs at the first 404: n8n listens but does not serve the route yet.
  */
-async function watchRestart(url: string, killedAt: number, timeoutMs: number, onFirst404: () => void): Promise<Restart> {
+export async function watchRestart(url: string, killedAt: number, timeoutMs: number, onFirst404: () => void): Promise<Restart> {
 	const seen: Restart = { expressPage404: 0, notRegistered404: 0 };
 	while (Date.now() - killedAt < timeoutMs) {
 		const answer = await request('POST', url, {}).catch(() => undefined);
