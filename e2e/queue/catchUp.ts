@@ -32,6 +32,7 @@ import { figure, running, type Tier } from './tier';
 const MISSED = 5;
 
 async function caughtUpThroughTheQueueAfterTheMainProcessStarts(t: Tier): Promise<void> {
+	const began = Date.now();
 	const { balancer: lb, cluster: cl } = running(t);
 	const { startSandbox } = await import('../../sandbox/server');
 	const sandbox = await startSandbox({ dialect: 'v2', instances: [{ name: 'demo' }, { name: 'off' }], delivery: { attempts: 2, backoffMs: 50, timeoutMs: 10000 } });
@@ -71,7 +72,7 @@ async function caughtUpThroughTheQueueAfterTheMainProcessStarts(t: Tier): Promis
 		assert.deepEqual(caught.filter((_, i) => workers[i] < 0), [], "caught-up executions in no worker's log");
 		figure(
 			`${MISSED} messages caught up ${(caughtUpAfterMs / 1000).toFixed(1)} s after the main process was started (it took ${(cl.main.startupMs / 1000).toFixed(1)} s), ` +
-				`enqueued there and run by worker(s) ${[...new Set(workers.map((w) => w + 1))].sort().join(', ')}`,
+				`enqueued there and run by worker(s) ${[...new Set(workers.map((w) => w + 1))].sort().join(', ')}; the check took ${((Date.now() - began) / 1000).toFixed(1)} s`,
 		);
 	} finally {
 		if (published) for (const id of [published.on, published.off]) await rest.deactivate(id).catch(() => undefined);
