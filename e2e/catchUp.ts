@@ -17,7 +17,7 @@
  *   before it starts the triggers: what met the 404 is stored before the catch-up reads); the
  *   live message is not emitted again; the other workflow gets none;
  * - n8n is started once more, with no live message in between (the cursor did not move): the
- *   catch-up reads the 10 again and n8n refuses each execution by its deduplication key, so
+ *   catch-up reads the 11 again and n8n refuses each execution by its deduplication key, so
  *   still none runs twice.
  *
  * `tsx e2e/catchUp.ts [version]` runs it alone (e2e/standalone.ts).
