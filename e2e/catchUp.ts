@@ -42,6 +42,14 @@ import type { E2eTools } from './v2';
 
 const ON = 'demo';
 const OFF = 'off';
+/** The sandbox instances publishAndReceiveLive uses: Catch Up on, Catch Up off. */
+export const CATCH_UP_INSTANCES = [{ name: ON }, { name: OFF }];
+/**
+ * The sandbox's delivery here: Evolution API's default retry list (no retry after 400, 401,
+ * 403, 404, 422: the sandbox's default), two tries 50 ms apart. A delivery that fails while
+ * n8n is away is given up at once, and a 404 is not tried again (a second try would show).
+ */
+export const SERVER_GIVES_UP = { attempts: 2, backoffMs: 50, timeoutMs: 10000 };
 const TRIGGER = 'On Message';
 const MISSED = 10;
 
@@ -181,10 +189,7 @@ export async function catchUpChecks(tools: E2eTools): Promise<void> {
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-catchup-'));
 	const folder = folderWithPackage(root, 'n8n', tools.userFolder);
 	const { startSandbox } = (await import('../sandbox/server')) as { startSandbox: (o: unknown) => Promise<Sandbox> };
-	// Evolution API's default retry list (no retry after 400, 401, 403, 404, 422: the sandbox's
-	// default), two tries 50 ms apart: a delivery that fails while n8n is down is lost, and a
-	// 404 is not tried again (a second try would show).
-	const sandbox = await startSandbox({ dialect: 'v2', version: '2.3.6', instances: [{ name: ON }, { name: OFF }], delivery: { attempts: 2, backoffMs: 50, timeoutMs: 10000 } });
+	const sandbox = await startSandbox({ dialect: 'v2', version: '2.3.6', instances: CATCH_UP_INSTANCES, delivery: SERVER_GIVES_UP });
 	const port = await freePort();
 	const echo = process.env.E2E_VERBOSE === '1';
 	let n8n: N8nHandle | undefined;

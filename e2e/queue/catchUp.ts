@@ -24,7 +24,7 @@
 import * as assert from 'node:assert/strict';
 
 import { freePort, setupOwnerAndLogin } from '../../scripts/n8n-runtime';
-import { assertCaughtUpOnce, publishAndReceiveLive, storeWhileAway } from '../catchUp';
+import { assertCaughtUpOnce, CATCH_UP_INSTANCES, publishAndReceiveLive, SERVER_GIVES_UP, storeWhileAway } from '../catchUp';
 import { sleep, waitFor, type NamedCheck } from '../report';
 import { executionsOf, startProcess, workerOf } from './cluster';
 import { figure, running, type Tier } from './tier';
@@ -35,7 +35,7 @@ async function caughtUpThroughTheQueueAfterTheMainProcessStarts(t: Tier): Promis
 	const began = Date.now();
 	const { balancer: lb, cluster: cl } = running(t);
 	const { startSandbox } = await import('../../sandbox/server');
-	const sandbox = await startSandbox({ dialect: 'v2', instances: [{ name: 'demo' }, { name: 'off' }], delivery: { attempts: 2, backoffMs: 50, timeoutMs: 10000 } });
+	const sandbox = await startSandbox({ dialect: 'v2', instances: CATCH_UP_INSTANCES, delivery: SERVER_GIVES_UP });
 	let rest = running(t).rest;
 	let published: { on: string; off: string } | undefined;
 	try {
