@@ -117,7 +117,7 @@ async function executionsWithData(rest: RestClient, workflowId: string): Promise
 	return out;
 }
 
-interface Restart {
+export interface Restart {
 	/** ms from the kill until n8n's port answered at all, until its last 404, until the trigger answered */
 	openMs?: number;
 	last404Ms?: number;
@@ -125,24 +125,33 @@ interface Restart {
 	/** probes answered 404: Express's own page (no /webhook/ yet), n8n's "not registered" (workflow not active yet) */
 	expressPage404: number;
 	notRegistered404: number;
+	/** each change in what the probes got: `<ms> <status> <the answer's start>` */
+	answers: string[];
 }
+
+/** n8n's answer to every request while its database migrations run (a 200, but not the trigger's). */
+const STARTING_UP = /^n8n is starting up/;
 
 /**
  * What the production webhook URL answers while n8n starts again, polled every 100 ms from the
- * kill until the trigger itself answers (401: the probe carries no secret, nothing is started).
+ * kill (or stop) until the trigger itself answers (401: the probe carries no secret, nothing is
+ * started). `onFirst404` runs at the first 404: n8n listens but does not serve the route yet.
  */
-async function watchRestart(url: string, killedAt: number, timeoutMs: number, onFirst404: () => void): Promise<Restart> {
-	const seen: Restart = { expressPage404: 0, notRegistered404: 0 };
+export async function watchRestart(url: string, killedAt: number, timeoutMs: number, onFirst404: () => void): Promise<Restart> {
+	const seen: Restart = { expressPage404: 0, notRegistered404: 0, answers: [] };
+	let last = '';
 	while (Date.now() - killedAt < timeoutMs) {
 		const answer = await request('POST', url, {}).catch(() => undefined);
 		const at = Date.now() - killedAt;
 		if (answer) seen.openMs ??= at;
+		const what = answer ? `${answer.status} ${JSON.stringify(answer.body.slice(0, 40))}` : 'no answer';
+		if (what !== last) seen.answers.push(`${at} ${(last = what)}`);
 		if (answer?.status === 404) {
 			if (seen.last404Ms === undefined) onFirst404();
 			seen.last404Ms = at;
 			if (/Cannot POST/.test(answer.body)) seen.expressPage404++;
 			else seen.notRegistered404++;
-		} else if (answer) {
+		} else if (answer && !STARTING_UP.test(answer.body)) {
 			seen.servedMs = at;
 			return seen;
 		}

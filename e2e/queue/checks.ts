@@ -18,6 +18,7 @@ import { redisOutageCheck } from './redisOutage';
 import { chatMemoryAcrossWorkers } from './chatMemory';
 import { collectBurstAnswersOncePerBurst } from './collectBurst';
 import { handOverStaysSilentAcrossProcesses } from './handOver';
+import { catchUpAcrossTheQueue } from './catchUp';
 import {
 	dedupeCounters,
 	deliveredOk,
@@ -278,7 +279,7 @@ function noSecretInAnyLog(t: Tier): void {
 	const logs: Array<[string, string]> = [
 		['main', cl.main.logs()],
 		['webhook A', cl.webhooks[0].logs()],
-		['webhook A before the restart', cl.pastLogs.join('\n')],
+		['the processes before their restarts', cl.pastLogs.join('\n')],
 		['webhook B', cl.webhooks[1].logs()],
 		['worker 1', cl.workers[0].logs()],
 		['worker 2', cl.workers[1].logs()],
@@ -342,6 +343,7 @@ export const QUEUE_CHECKS: ReadonlyArray<NamedCheck<Tier>> = [
 	collectBurstAnswersOncePerBurst,
 	chatMemoryAcrossWorkers,
 	handOverStaysSilentAcrossProcesses,
+	catchUpAcrossTheQueue,
 	{ name: "deactivation deregisters: Set Webhook with enabled:false for each workflow, the sandbox's webhooks are off", run: deactivationDeregistersEachTrigger },
 	{ name: 'no API key, instance token or webhook secret in any n8n process log, nor in the Postgres or Redis log', run: noSecretInAnyLog },
 	{ name: 'no API key, instance token or webhook secret in the execution data of any run (every execution, with its data)', run: noSecretInAnyExecutionData },

@@ -67,7 +67,7 @@ export interface Cluster {
 	main: N8nHandle;
 	webhooks: N8nHandle[];
 	workers: N8nHandle[];
-	/** logs of processes already stopped (a restarted webhook process) */
+	/** logs of processes already stopped (a restarted webhook process, the main process Catch Up restarts) */
 	pastLogs: string[];
 	env: NodeJS.ProcessEnv;
 	folders: string[];
