@@ -245,7 +245,12 @@ export async function killDuringDeliveriesChecks(tools: E2eTools): Promise<void>
 				assert.equal(deliveries[STARTUP]?.attempts[0]?.status, 404, `the message sent into n8n's startup: ${JSON.stringify(deliveries[STARTUP]?.attempts)}`);
 			}
 
-			const acknowledged = texts.filter((_, i) => ok(deliveries[i]?.attempts.at(-1)?.status));
+			// While it checks its database migrations n8n answers every request 200 "n8n is starting
+			// up" and records nothing (docs/operations.md): a retry landing then got n8n's 200, not
+			// the trigger's. Such a message is not the trigger's to keep; with Catch Up (off in this
+			// version-2 workflow on the documented dialect) the next start brings it in.
+			const byStartingN8n = texts.filter((_, i) => STARTING_UP.test(String(deliveries[i]?.attempts.at(-1)?.responseBody ?? '')));
+			const acknowledged = texts.filter((text, i) => ok(deliveries[i]?.attempts.at(-1)?.status) && !byStartingN8n.includes(text));
 			await waitSettled(rest, workflowId, acknowledged.length, 120000);
 			const executions = await executionsWithData(rest, workflowId);
 			// A run that failed left its message unhandled (the server got its 2xx): none may.
@@ -276,7 +281,8 @@ export async function killDuringDeliveriesChecks(tools: E2eTools): Promise<void>
 			const secs = (ms: number | undefined) => (ms === undefined ? '-' : (ms / 1000).toFixed(1));
 			console.log(
 				`     ${messages} messages + 1 sent into n8n's startup at ${secs(startupSentMs)} s (tries ${JSON.stringify(deliveries[STARTUP]?.attempts.map((t) => t.status ?? 'error'))}): ` +
-					`${retried} delivered again after the kill, ${met404} of them after n8n's startup 404 (404 not in the server's non-retryable list), all ending 2xx; ` +
+					`${retried} delivered again after the kill, ${met404} of them after n8n's startup 404 (404 not in the server's non-retryable list), all ending 2xx` +
+					`${byStartingN8n.length > 0 ? ` (${byStartingN8n.length} with n8n's own "starting up" 200, which records nothing)` : ''}; ` +
 					`${executions.length} executions (${crashed.length} crashed by the kill), ${copies} messages in two executions (the second stopped by Remove Duplicates)`,
 			);
 			console.log(
