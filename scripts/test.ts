@@ -3,10 +3,11 @@
  * it, and stopping after the first stage that fails:
  *
  *   1. lint, type check and the package scan, side by side (each one process, one core);
- *   2. jest alone, three suites at a time (`--maxWorkers=3`): most of a suite's time is waiting
- *      (Collect Burst's quiet seconds, the sandbox's answers), so on two cores three at a time
- *      took 386 s where jest's default for two cores (one at a time) took 896 s, all 3,177
- *      tests passing both ways (2026-11-27, load ~8 from other work);
+ *   2. jest alone, two suites at a time (`--maxWorkers=2`): most of a suite's time is waiting
+ *      (Collect Burst's quiet seconds, the sandbox's answers), so two at a time took 364 s on a
+ *      quiet machine where jest's default for two cores (one at a time) took 896 s at load ~8
+ *      (2026-11-27). Three at a time was no faster (348–386 s) and, beside CI's n8n installs,
+ *      once stretched a 60 ms answer past a test's 0.2 s request timeout;
  *   3. the package packed once, then the end-to-end tier on n8n 2.40.7 (every group,
  *      filesystem binary data) beside the one on 2.41.1 (the groups with a reason to run on a
  *      second version, database binary data; e2e/groups.ts): both mostly wait on n8n and the
