@@ -216,19 +216,22 @@ export async function ensureN8n(version = DEFAULT_N8N_VERSION): Promise<N8nRunti
  * of one, downloads and writes only the packages that differ.
  */
 function seedFor(version: string): { version: string; dir: string } | undefined {
-	let names: string[] = [];
-	try {
-		names = fs.readdirSync(RUNTIME_ROOT);
-	} catch {
-		return undefined;
-	}
-	const candidates = names.filter(
-		(other) => other !== version && /^\d+\.\d+\.\d+$/.test(other) && majorOf(other) === majorOf(version) && nodeVersionFor(other) === nodeVersionFor(version) && isInstalled(other),
-	);
+	const candidates = installedBeside(version).filter((other) => majorOf(other) === majorOf(version));
 	// The nearest version first (the fewest packages to change).
 	const distance = (other: string) => Math.abs(Number(other.split('.')[1]) - Number(version.split('.')[1]));
 	const best = candidates.sort((a, b) => distance(a) - distance(b))[0];
 	return best ? { version: best, dir: runtimeDir(best) } : undefined;
+}
+
+/** The other complete installs in the runtime folder that run on the same Node as `version`. */
+function installedBeside(version: string): string[] {
+	let names: string[] = [];
+	try {
+		names = fs.readdirSync(RUNTIME_ROOT);
+	} catch {
+		return [];
+	}
+	return names.filter((other) => other !== version && /^\d+\.\d+\.\d+$/.test(other) && nodeVersionFor(other) === nodeVersionFor(version) && isInstalled(other));
 }
 
 /**
@@ -299,14 +302,7 @@ function reuseCompiledSqlite(rt: N8nRuntime, env: NodeJS.ProcessEnv): string | u
 		}
 	};
 	const wanted = sqliteVersion(rt.dir);
-	let names: string[] = [];
-	try {
-		names = fs.readdirSync(RUNTIME_ROOT);
-	} catch {
-		return undefined;
-	}
-	for (const other of names) {
-		if (other === rt.version || !/^\d+\.\d+\.\d+$/.test(other) || !isInstalled(other) || nodeVersionFor(other) !== nodeVersionFor(rt.version)) continue;
+	for (const other of installedBeside(rt.version)) {
 		const otherDir = runtimeDir(other);
 		if (!wanted || sqliteVersion(otherDir) !== wanted) continue;
 		const build = path.join(otherDir, 'node_modules', 'sqlite3', 'build');
