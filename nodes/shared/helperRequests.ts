@@ -1,7 +1,7 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
 import { readableServerText, serverMessages } from './errors';
-import { apiRequest, type Connection, type RequestContext } from './transport';
+import { apiRequest, type ApiRequest, type Connection, type RequestContext } from './transport';
 
 /**
  * Every request a node makes besides an operation's main request — the read before a write,
@@ -187,15 +187,23 @@ export async function askDeclared(ctx: RequestContext, connection: Connection, r
 	if (!isDeclared(read) || !isHelperRoute(read, route)) {
 		throw new HelperAnswerError(`${read.name} is not a declared request of the node (${read.method} ${route}); nothing was sent. This is a defect of the node: please report it.`, read);
 	}
-	const [asked] = await Promise.allSettled([apiRequest(ctx, connection, { method: read.method, route, instance: call.instance, body }, itemIndex)]);
-	if (asked.status === 'rejected') {
-		// The transport's error (already the node's, redacted), named after the request.
-		const error = asked.reason as Error;
-		error.message = `${read.name} failed: ${error.message}`;
-		throw error;
-	}
-	const answer = asked.value;
+	const answer = await sendHelper(ctx, connection, read, { route, instance: call.instance, body }, itemIndex);
 	const problem = helperAnswerProblem(read, answer, body);
 	if (problem !== undefined) throw new HelperAnswerError(`${read.name} (${read.method} ${route}) answered ${problem}; ${read.unlessAnswered}`, read);
 	return answer;
+}
+
+/**
+ * Sends a helper request (both doors: the router's `askHelper` and `askDeclared`) through the
+ * transport with the method it declares. A failure is the transport's error (already the
+ * node's, redacted), named after the request.
+ */
+export async function sendHelper(ctx: RequestContext, connection: Connection, helper: HelperRequest, request: Omit<ApiRequest, 'method'>, itemIndex: number): Promise<unknown> {
+	const [asked] = await Promise.allSettled([apiRequest(ctx, connection, { ...request, method: helper.method }, itemIndex)]);
+	if (asked.status === 'rejected') {
+		const error = asked.reason as Error;
+		error.message = `${helper.name} failed: ${error.message}`;
+		throw error;
+	}
+	return asked.value;
 }

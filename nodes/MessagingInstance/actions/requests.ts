@@ -18,7 +18,7 @@ import type { Operation } from './types';
  * own reads (shared/helperRequests.ts).
  */
 
-export { helperAnswerProblem, isHelperRoute, type AnswerShape, type HelperRequest } from '../../shared/helperRequests';
+export { helperAnswerProblem, isHelperRoute, sendHelper, type AnswerShape, type HelperRequest } from '../../shared/helperRequests';
 
 /** A read before a write (`update.rule` `readModifyWrite`): its declaration and the route of one item. */
 export interface StoredRead extends HelperRequest {

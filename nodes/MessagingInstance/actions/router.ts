@@ -16,7 +16,7 @@ import { ItemParameters, ParameterSource } from './parameters';
 import { FileOutput } from './fileOutput';
 import { findSentMessage, messageIdOf, nodeMessageId, runIndexOf, SendRecord } from './message/messageId';
 import { Campaign } from './message/sending/campaign';
-import { helperAnswerProblem, helperRequestsOf, isHelperRoute } from './requests';
+import { helperAnswerProblem, helperRequestsOf, isHelperRoute, sendHelper } from './requests';
 import type { BuiltRequest, Operation, OperationRun, Refusal } from './types';
 import { withStoredObject } from './updates';
 
@@ -128,17 +128,14 @@ export async function runOperation(this: IExecuteFunctions): Promise<INodeExecut
 		const named = `${helper.name} (${helper.method} ${instance === undefined ? route : `${route}/${instance}`})`;
 		learn(call.body);
 		learn(call.qs);
-		const [asked] = await Promise.allSettled([
-			apiRequest(this, connection, { method: helper.method, route, instance, body: call.body, qs: call.qs, secrets: [...itemSecrets] }, itemIndex),
-		]);
-		if (asked.status === 'rejected') {
-			// The transport's error (already the node's, redacted), named after the request.
-			const error = asked.reason as Error & { description?: string | null; httpCode?: string | null };
-			error.message = `${helper.name} failed: ${error.message}`;
+		let answer: unknown;
+		try {
+			answer = await sendHelper(this, connection, helper, { route, instance, body: call.body, qs: call.qs, secrets: [...itemSecrets] }, itemIndex);
+		} catch (failed) {
+			const error = failed as Error & { description?: string | null; httpCode?: string | null };
 			if (helper.hint) error.description = helper.hint(error.httpCode ?? undefined);
 			throw error;
 		}
-		const answer = asked.value;
 		learn(answer);
 		const problem = helperAnswerProblem(helper, answer, call.body);
 		if (problem === undefined) return answer;
