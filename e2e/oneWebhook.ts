@@ -45,11 +45,11 @@ async function triggerNodeId(rest: RestClient, id: string): Promise<string> {
 	return String(workflow.nodes.find((node: any) => String(node.type).endsWith('.messagingInstanceTrigger'))?.id);
 }
 
-/** The reply the holding workflow sends to a message injected now. */
 /**
- * The contact writes `text`; the bot's reply to it comes. Other replies in the meantime may only
- * be to what the contact wrote before (`earlier`): after n8n's restart, the trigger's Catch Up (on
- * for a new trigger) may bring the minute before the stop again (docs/operations.md, "The cursor").
+ * The reply the holding workflow sends to a message the contact writes now (`text`). Other
+ * replies in the meantime may only be to what the contact wrote before (`earlier`): after n8n's
+ * restart, the trigger's Catch Up (on for a new trigger) may bring the seconds before the stop
+ * again (docs/operations.md, "The cursor").
  */
 async function replyTo(tools: E2eTools, sandbox: Sandbox, text: string, earlier: string[] = []): Promise<any> {
 	const before = requestsTo(sandbox, `/message/sendText/${INSTANCE}`).length;
