@@ -16,6 +16,7 @@ import { instanceSubtitle } from './instance';
 import { createWebhook, deleteWebhook, webhookExists } from './registration';
 import { receive } from './webhook';
 import { noteLiveExecution, startCatchUp } from './catchUp';
+import { withoutCurrentSecrets } from './deliverySettings';
 import { MAIN } from '../shared/connections';
 
 export class MessagingInstanceTrigger implements INodeType {
@@ -87,13 +88,14 @@ export class MessagingInstanceTrigger implements INodeType {
 	}
 
 	/**
-	 * The items a delivery or the catch-up emitted, passed on as they are (a live delivery's
-	 * execution also keeps Catch Up's cursor, catchUp.ts). Without it n8n would
-	 * run trigger() again for a node with one inside each execution, and in a test run
-	 * (mode "manual") wait for it to emit instead of taking the delivery's items.
+	 * The items a delivery or the catch-up emitted, passed on without the credential's current
+	 * secrets (deliverySettings.ts `withoutCurrentSecrets`; a live delivery's execution also
+	 * keeps Catch Up's cursor, catchUp.ts). Without it n8n would run trigger() again for a node
+	 * with one inside each execution, and in a test run (mode "manual") wait for it to emit
+	 * instead of taking the delivery's items.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const items = this.getInputData();
+		const items = await withoutCurrentSecrets(this, this.getInputData());
 		noteLiveExecution(this, items);
 		return [items];
 	}

@@ -1,19 +1,18 @@
-import type { INode, IWebhookFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IExecuteFunctions, INode, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
 import { secretsOfUrl } from '../shared/redact';
 import { CREDENTIAL_TYPE } from '../shared/transport';
 import { readOptions, type TriggerOptions } from './description';
 import { instanceNameFrom } from './instance';
 import { deriveSecret, secretScopeOf } from '../shared/secret';
+import { cleanCopy, MAX_DEPTH, MAX_VALUES } from './shape';
 import { staticDataOf } from './state';
 
 /**
  * What a delivery needs from n8n that stays the same while the workflow is active: the
  * secrets, the instance, the events and the options. Read once and kept in this process per
- * workflow and node, so an ordinary delivery asks n8n only for the credential: what the
- * trigger hides is always the credential's current API key (and the secret derived from it),
- * so a key changed a second ago is hidden from the very next item, while the secrets a
- * delivery may carry stay the kept ones for the kept minute.
+ * workflow and node, so an ordinary delivery asks n8n for nothing:
  *
  * - kept while the node's saved parameters and credential reference are the same (a
  *   published edit changes them and they are read again) and for at most SETTINGS_TTL_MS,
@@ -25,6 +24,15 @@ import { staticDataOf } from './state';
  * - parameters that hold an expression are evaluated per delivery, as n8n would (only those);
  * - activation and deactivation (registration.ts) forget the node's entry.
  * No timers: ages are checked on use. At most MAX_KEPT nodes are kept (the oldest gives way).
+ *
+ * Why the credential is not read per delivery here: in n8n 2.x a webhook's `getCredentials`
+ * resolves the credential outside any execution, which makes n8n start an expression isolate
+ * of its own for it (credentials-helper `applyDefaultsAndOverwrites` → `acquireIsolate()`
+ * while the webhook request already holds the pool's one): some 40–55 ms of n8n's CPU per
+ * delivery (docs/performance.md). The credential's current secrets are hidden instead where
+ * reading it costs a database read only, in the delivery's execution (`withoutCurrentSecrets`,
+ * below): every item the trigger outputs is without the current API key, changed a second ago
+ * or not.
  */
 
 export const SETTINGS_TTL_MS = 60_000;
@@ -55,19 +63,11 @@ interface CredentialValues {
 	baseUrl: string;
 }
 
-/** What this delivery read of the credential: a second look (a refused secret) reads nothing more. */
-const readInDelivery = new WeakMap<IWebhookFunctions, CredentialValues>();
-
-async function credentialValues(ctx: IWebhookFunctions): Promise<CredentialValues> {
-	const known = readInDelivery.get(ctx);
-	if (known) return known;
-	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	const values = {
+function valuesOf(credentials: ICredentialDataDecryptedObject): CredentialValues {
+	return {
 		apiKey: typeof credentials.apiKey === 'string' ? credentials.apiKey : '',
 		baseUrl: typeof credentials.baseUrl === 'string' ? credentials.baseUrl : '',
 	};
-	readInDelivery.set(ctx, values);
-	return values;
 }
 
 const kept = new Map<string, Kept>();
@@ -124,16 +124,15 @@ function readSettings(ctx: IWebhookFunctions, node: INode, workflowId: string, c
  */
 export async function deliverySettings(ctx: IWebhookFunctions, node: INode, workflowId: string, again = false, now = performance.now()): Promise<DeliverySettings> {
 	const key = keyOf(workflowId, node.id);
-	const credential = await credentialValues(ctx);
 	const fingerprint = JSON.stringify([ctx.getMode(), node.typeVersion, node.webhookId ?? '', node.credentials ?? null, node.parameters]);
 	const entry = kept.get(key);
 	// Parameters with an expression may differ per delivery: never kept.
 	const keepable = !hasExpression(node.parameters);
 	// Aged on the monotonic clock: no clock step makes them younger (or older) than they are.
 	if (!again && keepable && entry && entry.fingerprint === fingerprint && now - entry.readAt < SETTINGS_TTL_MS) {
-		return { ...entry.settings, hidden: [...new Set([...entry.settings.hidden, ...secretsOf(credential, node, workflowId)])], fresh: false };
+		return { ...entry.settings, fresh: false };
 	}
-	const settings = readSettings(ctx, node, workflowId, credential);
+	const settings = readSettings(ctx, node, workflowId, valuesOf(await ctx.getCredentials(CREDENTIAL_TYPE)));
 	kept.delete(key);
 	if (keepable) {
 		if (kept.size >= MAX_KEPT) {
@@ -143,4 +142,41 @@ export async function deliverySettings(ctx: IWebhookFunctions, node: INode, work
 		kept.set(key, { settings, fingerprint, readAt: now });
 	}
 	return settings;
+}
+
+/**
+ * Secrets learnt by an execution of this process (the credential's current ones): later
+ * deliveries hide them too, while the kept settings still decide who is let in.
+ */
+function learnHidden(workflowId: string, nodeId: string, secrets: readonly string[]): void {
+	const entry = kept.get(keyOf(workflowId, nodeId));
+	if (!entry || secrets.every((secret) => entry.settings.hidden.includes(secret))) return;
+	entry.settings = { ...entry.settings, hidden: [...new Set([...entry.settings.hidden, ...secrets])] };
+}
+
+/**
+ * The items of a delivery (or of the catch-up) without the credential's current secrets, as
+ * the trigger outputs them in their execution. The credential is read here on every
+ * execution: inside an execution n8n resolves it with the execution's own expression engine,
+ * so the read is a database read and a decryption, not the isolate a webhook's read costs. So
+ * an API key changed in n8n a second ago is hidden from the very next item, whatever the
+ * settings kept for the delivery knew; the delivery was already cleaned of those (and of any
+ * value under a secret's name) when it was parsed. Bounded like that walk, with room for the
+ * item wrapping the delivery (`raw` beside the simplified fields).
+ */
+export async function withoutCurrentSecrets(ctx: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	if (items.length === 0) return items;
+	const node = ctx.getNode();
+	const workflowId = ctx.getWorkflow().id ?? '';
+	const legacy = staticDataOf(ctx).secret;
+	const secrets = [
+		...secretsOf(valuesOf(await ctx.getCredentials(CREDENTIAL_TYPE, 0)), node, workflowId),
+		...(typeof legacy === 'string' && legacy !== '' ? [legacy] : []),
+	];
+	learnHidden(workflowId, node.id, secrets);
+	return items.map((item, index) => {
+		const copy = cleanCopy(item.json, secrets, { depth: MAX_DEPTH + 2, values: 2 * MAX_VALUES + 64 });
+		if (!copy.ok) throw new NodeOperationError(node, `The item is ${copy.reason}`, { itemIndex: index });
+		return { ...item, json: copy.value as INodeExecutionData['json'] };
+	});
 }

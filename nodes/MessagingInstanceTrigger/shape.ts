@@ -49,7 +49,11 @@ interface Frame {
 	depth: number;
 }
 
-export function cleanCopy(root: unknown, secrets: readonly string[]): CleanCopy {
+/**
+ * `limits` widen the bounds for a value that already passed them once and was then wrapped
+ * (an emitted item holds the delivery under `raw`, beside the simplified fields).
+ */
+export function cleanCopy(root: unknown, secrets: readonly string[], limits = { depth: MAX_DEPTH, values: MAX_VALUES }): CleanCopy {
 	const redactor = new Redactor(secrets);
 	const hide = (text: string) => redactor.text(text);
 	if (!isContainer(root)) return { ok: true, value: leaf(root, hide) };
@@ -58,12 +62,12 @@ export function cleanCopy(root: unknown, secrets: readonly string[]): CleanCopy 
 	let values = 0;
 	while (stack.length > 0) {
 		const { source, target, depth } = stack.pop() as Frame;
-		if (depth > MAX_DEPTH) return { ok: false, reason: `nested deeper than ${MAX_DEPTH} levels` };
+		if (depth > limits.depth) return { ok: false, reason: `nested deeper than ${limits.depth} levels` };
 		const isList = Array.isArray(source);
 		const keys = isList ? undefined : Object.keys(source);
 		const count = isList ? source.length : (keys as string[]).length;
 		values += count;
-		if (values > MAX_VALUES) return { ok: false, reason: `more than ${MAX_VALUES} values` };
+		if (values > limits.values) return { ok: false, reason: `more than ${limits.values} values` };
 		for (let index = 0; index < count; index++) {
 			const key = isList ? '' : (keys as string[])[index];
 			if (!isList && UNSAFE_KEYS.has(key)) continue;

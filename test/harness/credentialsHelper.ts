@@ -26,6 +26,8 @@ export const credentialTypes: Record<string, ICredentialType> = {
 export class TestCredentialsHelper extends ICredentialsHelper {
 	/** How often the engine asked for the decrypted credential (once per execution is the goal). */
 	decryptions = 0;
+	/** Every credential value handed to a node so far (what a node can know, and so must hide). */
+	readonly handedOut: ICredentialDataDecryptedObject[] = [];
 
 	constructor(private readonly stored: Record<string, ICredentialDataDecryptedObject>) {
 		super();
@@ -95,6 +97,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		this.decryptions++;
 		const data = this.stored[type];
 		if (!data) throw new Error(`No credential of type ${type} in this test`);
+		this.handedOut.push(structuredClone(data));
 		return structuredClone(data);
 	}
 

@@ -36,7 +36,8 @@ export interface WebhookEndpoint {
 	saveStaticData(staticData: IDataObject): void;
 	/** Whether a production delivery's execution is run (deliveryExecution.ts), with which static data; undefined: it is not. */
 	deliveryExecutions(): ExecutionStaticData | undefined;
-	checkNoSecrets(where: string, visible: Record<string, unknown>): void;
+	/** `handoff`: what webhook() hands n8n for the execution (see webhooks.ts). */
+	checkNoSecrets(where: string, visible: Record<string, unknown>, handoff?: Record<string, unknown>): void;
 	/** n8n ends the test session once its event started the (manual) run. */
 	endTest(): void;
 }
@@ -149,11 +150,11 @@ export async function serveDelivery(endpoint: WebhookEndpoint, req: IncomingMess
 	record.staticDataChanged = (workflow.staticData as IDataObject).__dataChanged === true;
 	const executes = kind === 'production' && result.workflowData !== undefined ? endpoint.deliveryExecutions() : undefined;
 	if (kind === 'production' && executes === undefined) endpoint.saveStaticData(workflow.staticData);
-	endpoint.checkNoSecrets('a delivery', {
-		'the emitted items': result.workflowData,
-		'the answer': response.body ?? result.webhookResponse,
-		'the static data': workflow.staticData,
-	});
+	endpoint.checkNoSecrets(
+		'a delivery',
+		{ 'the answer': response.body ?? result.webhookResponse, 'the static data': workflow.staticData },
+		{ 'the emitted items': result.workflowData },
+	);
 
 	const answered = result.noWebhookResponse === true || response.headersSent;
 	if (answered && !response.headersSent) return reply(500, { message: 'The node answered nothing' });

@@ -115,21 +115,38 @@ export class TriggerHarness {
 		this.credentialsHelper = new TestCredentialsHelper({ messagingInstanceApi: setup.credentials });
 	}
 
-	/** The credential's secrets and the webhook secret derived from its key for this node. */
-	private secrets(): string[] {
-		const secrets = credentialSecrets(this.setup.credentials);
-		const apiKey = typeof this.setup.credentials.apiKey === 'string' ? this.setup.credentials.apiKey : '';
+	/** A credential's secrets and the webhook secret derived from its key for this node. */
+	private secretsOf(credentials: ICredentialDataDecryptedObject): string[] {
+		const secrets = credentialSecrets(credentials);
+		const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
 		const derived = deriveSecret(apiKey, this.ids);
 		return derived ? [...secrets, derived] : secrets;
 	}
 
-	/** The suite-wide check (secrets.ts): nothing the trigger left visible holds a secret. */
-	private checkNoSecrets(where: string, visible: Record<string, unknown> = {}): void {
+	/** The current credential's secrets, and those of every credential value n8n handed the node before. */
+	private secrets(): string[] {
+		return [...this.handedSecrets(), ...this.secretsOf(this.setup.credentials)];
+	}
+
+	/** The secrets of every credential value n8n handed the node so far: what it can know. */
+	private handedSecrets(): string[] {
+		return this.credentialsHelper.handedOut.flatMap((credentials) => this.secretsOf(credentials));
+	}
+
+	/**
+	 * The suite-wide check (secrets.ts): nothing the trigger left visible holds a secret.
+	 * `handoff` is what webhook() hands n8n for the execution it starts (n8n keeps it in the
+	 * execution's row until the execution has run): it must hold no secret the node was given;
+	 * the credential's current key, changed since, is the execution's to hide (its output is
+	 * checked against it).
+	 */
+	private checkNoSecrets(where: string, visible: Record<string, unknown> = {}, handoff: Record<string, unknown> = {}): void {
 		assertNoSecrets(
 			where,
 			{ ...visible, 'the stored static data': this.persistedStaticData, 'the test static data': this.testStaticData },
 			this.secrets(),
 		);
+		if (Object.keys(handoff).length > 0) assertNoSecrets(where, handoff, this.handedSecrets());
 	}
 
 	static async start(setup: TriggerSetup): Promise<TriggerHarness> {
@@ -334,7 +351,7 @@ export class TriggerHarness {
 				this.persistedStaticData = persistable(staticData);
 			},
 			deliveryExecutions: () => this.setup.deliveryExecutions,
-			checkNoSecrets: (where, visible) => this.checkNoSecrets(where, visible),
+			checkNoSecrets: (where, visible, handoff) => this.checkNoSecrets(where, visible, handoff),
 			endTest: () => {
 				const ending = this.stopTest();
 				this.pending.add(ending);
