@@ -3,6 +3,7 @@ import type { IDataObject, IHookFunctions, IHttpRequestMethods } from 'n8n-workf
 
 import { webhookBody, type Dialect } from '../shared/dialect';
 import { redactError, secretsIn, secretsOfUrl } from '../shared/redact';
+import { askDeclared, declareHelperReads, HelperAnswerError, type HelperRequest } from '../shared/helperRequests';
 import { readWebhook, ROUTES } from '../shared/routes';
 import { apiRequest, openConnection, type Connection } from '../shared/transport';
 import { readOptions } from './description';
@@ -175,6 +176,26 @@ async function setWebhook(
 	);
 }
 
+/**
+ * The registration's read of the instance's webhook (Find Webhook, v2 dialect), declared
+ * (shared/helperRequests.ts): sent only through the one door and taken by the hostile tiers.
+ * `null` is the real server's "no webhook stored"; anything else that is not a webhook record
+ * (`{}`, a list, a text, `{ error }`, a wrapped record) stops publishing or unpublishing before
+ * anything is set — it is never read as "nobody holds the instance", which would overwrite
+ * another system's webhook without keeping it to put back.
+ */
+export const REGISTRATION_READS = declareHelperReads('messagingInstanceTrigger', {
+	findWebhook: {
+		name: "The read of the instance's webhook (Find Webhook)",
+		method: ROUTES.findWebhook.method,
+		routes: [ROUTES.findWebhook.path],
+		answer: 'record',
+		recordFields: ['url', 'enabled', 'events'],
+		nullIsNone: true,
+		unlessAnswered: 'the instance\'s webhook was left as it was',
+	} satisfies HelperRequest,
+});
+
 /** The v2 dialect's stored webhook of the instance, or null (the documented dialect has no find route). */
 async function findWebhook(
 	ctx: IHookFunctions,
@@ -184,15 +205,19 @@ async function findWebhook(
 	whileRemoving = false,
 ): Promise<Registration | null> {
 	if (!connection.dialect.hasWebhookFind) return null;
-	const found = await call(
-		ctx,
-		connection,
-		instance,
-		{ method: ROUTES.findWebhook.method, route: ROUTES.findWebhook.path },
-		secrets,
-		whileRemoving,
-	);
-	return found === GONE ? null : readWebhook(found);
+	let found: unknown;
+	try {
+		found = await askDeclared(ctx, connection, REGISTRATION_READS.findWebhook, { route: ROUTES.findWebhook.path, instance });
+	} catch (error) {
+		const odd = error instanceof HelperAnswerError ? new NodeOperationError(ctx.getNode(), error.message) : error;
+		const clean = redactError(odd, secrets);
+		if (whileRemoving && isGone(clean)) {
+			ctx.logger.warn(`Messaging Instance Trigger: the instance "${instance}" no longer exists; nothing to switch off`);
+			return null;
+		}
+		throw clean;
+	}
+	return readWebhook(found);
 }
 
 function sameRegistration(a: Registration, b: Registration): boolean {

@@ -145,7 +145,11 @@ const DECLARED = new Map<string, Readonly<Record<string, HelperRequest>>>();
  * and the hostile tiers take every declared one: a read cannot be added without them.
  */
 export function declareHelperReads<T extends Record<string, HelperRequest>>(node: string, reads: T): Readonly<T> {
-	DECLARED.set(node, reads);
+	// A node may declare its reads where each is made (the trigger: registration and catch-up).
+	const earlier = DECLARED.get(node) ?? {};
+	const twice = Object.keys(reads).filter((key) => key in earlier);
+	if (twice.length > 0) throw new Error(`${node} declares the read ${twice.join(', ')} twice`);
+	DECLARED.set(node, { ...earlier, ...reads });
 	return reads;
 }
 
@@ -169,11 +173,11 @@ export class HelperAnswerError extends Error {
 	}
 }
 
-/** One request of a declared read: its route (one the read declares), the instance and the body. */
+/** One request of a declared read: its route (one the read declares), the instance and the body (none for a GET). */
 export interface DeclaredCall {
 	route: string;
 	instance: string;
-	body: IDataObject;
+	body?: IDataObject;
 }
 
 /**

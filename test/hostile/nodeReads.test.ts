@@ -19,10 +19,10 @@ import { useHostileServer, type Answer, type HostileServer, type Seen } from './
 /**
  * The hostile tier of the nodes' own reads: every read a node declared with
  * declareHelperReads (shared/helperRequests.ts: the chat memory's history and look-up, the
- * trigger's catch-up) is made to happen and answered with each hostile shape the helper tiers
+ * trigger's catch-up and its registration's Find Webhook) is made to happen and answered with each hostile shape the helper tiers
  * throw (helperTiers.ts), plus a text, records that are not the ones asked for and a page that
  * does not advance. Each stops the item or the catch-up, naming the read, before anything is
- * given to the agent or emitted; never "nothing stored". A read a node declares is taken here
+ * given to the agent, emitted or registered; never "nothing stored". A read a node declares is taken here
  * without a line changed, and one of a kind no provocation below knows fails the contract.
  */
 
@@ -65,6 +65,10 @@ interface Provocation {
 	readsOn: boolean;
 	/** Records of the answer that are not the ones asked for (another chat, another message, older than asked). */
 	foreign(asked: IDataObject): IDataObject[];
+	/** What a stopped run must have left as it was (`Outcome.kept`), where the run keeps something. */
+	keeps?: unknown;
+	/** The run's own writes, besides the node's declared reads (publishing sets the webhook): never made when the read stops it. */
+	writes?(request: Seen): boolean;
 	run(server: HostileServer, timeout: number): Promise<Outcome>;
 }
 
@@ -86,6 +90,29 @@ async function catchUpRun(server: HostileServer, timeout: number): Promise<Outco
 		harness.persistedStaticData = { [`node:${TRIGGER_NODE_NAME}`]: { catchUp: CURSOR } };
 		await (await harness.startTrigger('init')).settled;
 		return { error: harness.failedExecutions.map((error) => error.message).join(' | ') || undefined, output: harness.executions, kept: harness.nodeStaticData.catchUp };
+	} finally {
+		await harness.close();
+	}
+}
+
+const isFindWebhook = (request: Seen): boolean => request.method === 'GET' && request.path.startsWith('/webhook/find/');
+const isSetWebhook = (request: Seen): boolean => request.method === 'POST' && request.path.startsWith('/webhook/set/');
+
+/** Publishing a new trigger (n8n's checkExists, then create): its Set Webhook requests are what it wrote. */
+async function publishRun(server: HostileServer, timeout: number): Promise<Outcome> {
+	const harness = await TriggerHarness.start({
+		parameters: savedParameters({ instance: { __rl: true, mode: 'name', value: INSTANCE } }, 3),
+		credentials: { baseUrl: server.url, apiKey: KEY, dialect: 'v2', timeout },
+		typeVersion: 3,
+	});
+	try {
+		let error: string | undefined;
+		try {
+			await harness.activate();
+		} catch (failure) {
+			error = `${(failure as Error).message} ${(failure as { description?: string }).description ?? ''}`;
+		}
+		return { error, output: server.seen.filter(isSetWebhook).map((request) => `${request.method} ${request.path}`) };
 	} finally {
 		await harness.close();
 	}
@@ -127,6 +154,7 @@ const PROVOCATIONS: Readonly<Record<string, Provocation>> = {
 		good: (request) => (isNewestRead(request) ? page([stored('NEWEST', CURSOR.seconds + 20)], bodyOf(request)) : windowPage(request)),
 		readsOn: false,
 		foreign: () => [],
+		keeps: CURSOR,
 		run: catchUpRun,
 	},
 	'messagingInstanceTrigger/window': {
@@ -134,7 +162,17 @@ const PROVOCATIONS: Readonly<Record<string, Provocation>> = {
 		good: (request) => (isNewestRead(request) ? page([stored('NEWEST', CURSOR.seconds + 20)], bodyOf(request)) : windowPage(request)),
 		readsOn: true,
 		foreign: () => [stored('OLDER', CURSOR.seconds - 3600)],
+		keeps: CURSOR,
 		run: catchUpRun,
+	},
+	'messagingInstanceTrigger/findWebhook': {
+		isRead: isFindWebhook,
+		// No webhook stored (the real server's null): publishing sets ours; Set Webhook answers what it stored.
+		good: (request) => ({ json: isFindWebhook(request) ? null : { webhook: { instanceName: INSTANCE, webhook: bodyOf(request) } } }),
+		writes: isSetWebhook,
+		readsOn: false,
+		foreign: () => [],
+		run: publishRun,
 	},
 };
 
@@ -165,8 +203,8 @@ describe('contract: every read a node declares is taken by this tier', () => {
 	test('the transport is called only by the doors: a read cannot be sent around them', () => {
 		// Besides the doors (the router's askHelper, askDeclared), the files that may send: the
 		// transport itself, the server's version (its public root), the instance picker (a
-		// listing for the editor), the trigger's webhook registration (Find / Set Webhook, held
-		// by the trigger's own tests) and its hand-over to n8n's waiting webhook (not the server).
+		// listing for the editor), the trigger's webhook registration (Set Webhook, its write;
+		// its Find Webhook read goes through askDeclared) and its hand-over to n8n's waiting webhook (not the server).
 		const senders = [
 			'MessagingInstance/actions/router.ts',
 			'shared/helperRequests.ts',
@@ -201,7 +239,7 @@ describe.each(declaredHelperReads())('%s %s', (node, key, read: HelperRequest) =
 		const outcome = await provocation.run(hostile.current, timeout);
 		hostile.current.intercept(undefined);
 		const declared = declaredHelperReads().filter(([owner]) => owner === node).flatMap(([, , each]) => each.routes.map((route) => [each.method, routePattern(route, 'instance')] as const));
-		const undeclared = hostile.current.seen.filter((request) => !declared.some(([method, pattern]) => method === request.method && pattern.test(request.path)));
+		const undeclared = hostile.current.seen.filter((request) => !provocation.writes?.(request) && !declared.some(([method, pattern]) => method === request.method && pattern.test(request.path)));
 		expect(undeclared.map((request) => `${request.method} ${request.path}`)).toEqual([]);
 		const context = `${outcome.error ?? 'no error'} (${hostile.current.seen.map((request) => request.body).join(', ').slice(0, 400)})`;
 		return { ...outcome, reads: hostile.current.seen.filter(provocation.isRead).length, context };
@@ -211,7 +249,7 @@ describe.each(declaredHelperReads())('%s %s', (node, key, read: HelperRequest) =
 		expect([outcome.context, outcome.reads > 0]).toEqual([outcome.context, true]);
 		expect([outcome.context, outcome.error]).toEqual([outcome.context, expect.stringContaining(read.name)]);
 		expect(outcome.output).toEqual([]);
-		if (node === 'messagingInstanceTrigger') expect(outcome.kept).toEqual(CURSOR);
+		if (provocation.keeps !== undefined) expect(outcome.kept).toEqual(provocation.keeps);
 		expect(outcome.error).not.toContain(KEY);
 	}
 
@@ -221,7 +259,17 @@ describe.each(declaredHelperReads())('%s %s', (node, key, read: HelperRequest) =
 		expect(outcome.output).not.toEqual([]);
 	}, 30_000);
 
-	test.each([...FAILING_SHAPES, ['a text', TEXT] as [string, HostileShape], ['a page larger than asked', OVERSIZED] as [string, HostileShape]])('answered with %s: stops naming the read; nothing goes on', async (what, shape) => {
+	// `null` is the server's "none stored" where the read declares it so (Find Webhook), and the run goes on.
+	const failing = FAILING_SHAPES.filter(([what]) => !(read.nullIsNone && what === 'null'));
+	if (read.nullIsNone) {
+		test('answered null, the server\'s "none stored": the run goes on', async () => {
+			const outcome = await runWith(() => ({ json: null }));
+			expect([outcome.context, outcome.error, outcome.reads > 0]).toEqual([outcome.context, undefined, true]);
+			expect(outcome.output).not.toEqual([]);
+		}, 30_000);
+	}
+
+	test.each([...failing, ['a text', TEXT] as [string, HostileShape], ['a page larger than asked', OVERSIZED] as [string, HostileShape]])('answered with %s: stops naming the read; nothing goes on', async (what, shape) => {
 		expectStoppedNamingTheRead(await runWith(shape, what === 'a slow answer' ? 0.5 : 2));
 	}, 30_000);
 
