@@ -1,10 +1,9 @@
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IHookFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
 import { webhookBody, type Dialect } from '../shared/dialect';
 import { redactError, secretsIn, secretsOfUrl } from '../shared/redact';
-import { askDeclared, declareHelperReads, HelperAnswerError, type HelperRequest } from '../shared/helperRequests';
-import { readWebhook, ROUTES } from '../shared/routes';
+import { ROUTES } from '../shared/routes';
 import { apiRequest, openConnection, type Connection } from '../shared/transport';
 import { readOptions } from './description';
 import { instanceNameOf } from './instance';
@@ -12,6 +11,7 @@ import { forgetSettings } from './deliverySettings';
 import { deriveSecret, secretScopeOf } from '../shared/secret';
 import { secretInUrl, SECRET_HEADER, withoutSecret, withScope, withSecret } from '../shared/secretUrl';
 import { kept, staticDataOf, withDerivedSecret, type Registration, type TriggerStaticData } from './state';
+import { findWebhook, isGone } from './webhookRead';
 import { forgetRegistered, heldByTriggerError, heldElsewhereError, holderOf, noteRegistered, registeredHere } from './holder';
 
 /**
@@ -150,14 +150,6 @@ async function call(
 
 const GONE = Symbol('instance gone');
 
-function isGone(error: unknown): boolean {
-	return (
-		error instanceof NodeApiError &&
-		error.httpCode === '404' &&
-		/instance does not exist/i.test(`${error.message} ${error.description ?? ''}`)
-	);
-}
-
 async function setWebhook(
 	ctx: IHookFunctions,
 	settings: Pick<Settings, 'connection' | 'instance'>,
@@ -174,50 +166,6 @@ async function setWebhook(
 		secrets,
 		whileRemoving,
 	);
-}
-
-/**
- * The registration's read of the instance's webhook (Find Webhook, v2 dialect), declared
- * (shared/helperRequests.ts): sent only through the one door and taken by the hostile tiers.
- * `null` is the real server's "no webhook stored"; anything else that is not a webhook record
- * (`{}`, a list, a text, `{ error }`, a wrapped record) stops publishing or unpublishing before
- * anything is set — it is never read as "nobody holds the instance", which would overwrite
- * another system's webhook without keeping it to put back.
- */
-export const REGISTRATION_READS = declareHelperReads('messagingInstanceTrigger', {
-	findWebhook: {
-		name: "The read of the instance's webhook (Find Webhook)",
-		method: ROUTES.findWebhook.method,
-		routes: [ROUTES.findWebhook.path],
-		answer: 'record',
-		recordFields: ['url', 'enabled', 'events'],
-		nullIsNone: true,
-		unlessAnswered: 'the instance\'s webhook was left as it was',
-	} satisfies HelperRequest,
-});
-
-/** The v2 dialect's stored webhook of the instance, or null (the documented dialect has no find route). */
-async function findWebhook(
-	ctx: IHookFunctions,
-	connection: Connection,
-	instance: string,
-	secrets: string[],
-	whileRemoving = false,
-): Promise<Registration | null> {
-	if (!connection.dialect.hasWebhookFind) return null;
-	let found: unknown;
-	try {
-		found = await askDeclared(ctx, connection, REGISTRATION_READS.findWebhook, { route: ROUTES.findWebhook.path, instance });
-	} catch (error) {
-		const odd = error instanceof HelperAnswerError ? new NodeOperationError(ctx.getNode(), error.message) : error;
-		const clean = redactError(odd, secrets);
-		if (whileRemoving && isGone(clean)) {
-			ctx.logger.warn(`Messaging Instance Trigger: the instance "${instance}" no longer exists; nothing to switch off`);
-			return null;
-		}
-		throw clean;
-	}
-	return readWebhook(found);
 }
 
 function sameRegistration(a: Registration, b: Registration): boolean {
