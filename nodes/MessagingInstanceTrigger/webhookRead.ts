@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IHookFunctions } from 'n8n-workflow';
 
-import { askDeclared, declareHelperReads, HelperAnswerError, type HelperRequest } from '../shared/helperRequests';
+import { askDeclared, declareHelperReads, FIND_WEBHOOK_READ, HelperAnswerError, type HelperRequest } from '../shared/helperRequests';
 import { redactError } from '../shared/redact';
 import { readWebhook, ROUTES } from '../shared/routes';
 import type { Connection } from '../shared/transport';
@@ -17,12 +17,8 @@ import type { Registration } from './state';
  */
 export const REGISTRATION_READS = declareHelperReads('messagingInstanceTrigger', {
 	findWebhook: {
+		...FIND_WEBHOOK_READ,
 		name: "The read of the instance's webhook (Find Webhook)",
-		method: ROUTES.findWebhook.method,
-		routes: [ROUTES.findWebhook.path],
-		answer: 'record',
-		recordFields: ['url', 'enabled', 'events'],
-		nullIsNone: true,
 		unlessAnswered: 'the instance\'s webhook was left as it was',
 	} satisfies HelperRequest,
 });

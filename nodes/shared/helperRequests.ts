@@ -1,6 +1,7 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
 import { readableServerText, serverMessages } from './errors';
+import { ROUTES } from './routes';
 import { apiRequest, type ApiRequest, type Connection, type RequestContext } from './transport';
 
 /**
@@ -55,6 +56,19 @@ export interface HelperRequest {
 	/** The error's description when this request fails (the HTTP status when it answered one); a general one when left out. */
 	hint?(status: string | undefined): string;
 }
+
+/**
+ * Find Webhook as both nodes read it (the action's Reply in the Chat, the trigger's
+ * registration): a webhook record, or `null`, the real server's "none stored" (2.3.6–2.4.0-rc2,
+ * `EventController.get`). Each node names it and says what it did not do.
+ */
+export const FIND_WEBHOOK_READ = {
+	method: ROUTES.findWebhook.method,
+	routes: [ROUTES.findWebhook.path],
+	answer: 'record',
+	recordFields: ['url', 'enabled', 'events'],
+	nullIsNone: true,
+} as const satisfies Omit<HelperRequest, 'name' | 'unlessAnswered'>;
 
 /** The route template as a pattern: `{id}` one segment, then the instance unless the route is the server's. */
 export function routePattern(template: string, scope: 'instance' | 'server' | 'none'): RegExp {

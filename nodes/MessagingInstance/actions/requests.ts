@@ -1,6 +1,6 @@
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
-import { routePattern, type HelperRequest } from '../../shared/helperRequests';
+import { FIND_WEBHOOK_READ, routePattern, type HelperRequest } from '../../shared/helperRequests';
 import { CHECK_NUMBERS_PATH, ROUTES } from '../../shared/routes';
 import type { Dialect } from '../../shared/dialect';
 import type { Operation } from './types';
@@ -65,12 +65,8 @@ export const INSTANCE_INTEGRATION: HelperRequest = {
 
 /** Reply in the Chat reads the instance's webhook to find its trigger. */
 export const INSTANCE_WEBHOOK: HelperRequest = {
+	...FIND_WEBHOOK_READ,
 	name: 'The read of the instance\'s webhook',
-	method: ROUTES.findWebhook.method,
-	routes: [ROUTES.findWebhook.path],
-	answer: 'record',
-	recordFields: ['url', 'enabled', 'events'],
-	nullIsNone: true,
 	unlessAnswered: 'nothing was sent',
 };
 
