@@ -15,10 +15,10 @@ export function action(credId: string, name: string, parameters: Record<string, 
 
 export const picked = (value: string) => ({ __rl: true, mode: 'list', value });
 
-export function ran(result: { ok: boolean; code: number | null; stdout: string; data?: any }): void {
+export function ran(result: { ok: boolean; code: number | null; signal?: NodeJS.Signals | null; stdout: string; data?: any }): void {
 	if (!result.ok) {
 		const error = result.data?.data?.resultData?.error ?? result.data?.resultData?.error;
-		throw new Error(`exit ${result.code}: ${error ? `${error.node?.name ?? ''} ${error.message} ${error.description ?? ''}` : result.stdout.slice(-1500)}`);
+		throw new Error(`exit ${result.code}${result.signal ? ` (${result.signal})` : ''}: ${error ? `${error.node?.name ?? ''} ${error.message} ${error.description ?? ''}` : result.stdout.slice(-1500)}`);
 	}
 	if (!result.data) throw new Error(`n8n execute printed no run data it could read; its output ends: ${result.stdout.slice(-1500)}`);
 }
