@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { ICredentialDataDecryptedObject, IExecuteFunctions, INode, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, INode, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
-import { secretsOfUrl } from '../shared/redact';
+import { Redactor, secretsOfUrl } from '../shared/redact';
 import { CREDENTIAL_TYPE } from '../shared/transport';
 import { readOptions, type TriggerOptions } from './description';
 import { instanceNameFrom } from './instance';
@@ -95,22 +95,28 @@ function parameter(ctx: IWebhookFunctions, node: INode, name: string, fallback: 
 	return hasExpression(saved) ? ctx.getNodeParameter(name, fallback) : saved;
 }
 
-/** The credential's secrets and the webhook secret derived from its key for this node. */
-function secretsOf({ apiKey, baseUrl }: CredentialValues, node: INode, workflowId: string): string[] {
+/**
+ * The secrets a delivery may carry to be let in: the webhook secret derived from the
+ * credential's key for this node, and the random one a node registered by an earlier version
+ * kept in the static data (valid until the next activation registers the derived one).
+ */
+function acceptedSecrets(ctx: { getWorkflowStaticData(type: string): IDataObject }, { apiKey }: CredentialValues, node: INode, workflowId: string): string[] {
 	const derived = deriveSecret(apiKey, secretScopeOf({ id: workflowId }, node));
-	return [derived ?? '', apiKey, ...secretsOfUrl(baseUrl)].filter((secret) => secret !== '');
+	const legacy = staticDataOf(ctx).secret;
+	return [derived, legacy].filter((secret): secret is string => typeof secret === 'string' && secret !== '');
+}
+
+/** Every secret to hide: the accepted ones, the credential's API key and its Base URL's user and password. */
+function hiddenSecrets(accepted: readonly string[], { apiKey, baseUrl }: CredentialValues): string[] {
+	return [...new Set([...accepted, apiKey, ...secretsOfUrl(baseUrl)])].filter((secret) => secret !== '');
 }
 
 function readSettings(ctx: IWebhookFunctions, node: INode, workflowId: string, credential: CredentialValues): DeliverySettings {
-	const derived = deriveSecret(credential.apiKey, secretScopeOf({ id: workflowId }, node));
-	// A node registered by an earlier version kept a random secret in the static data; it
-	// stays valid until the next activation registers the derived one (and removes it).
-	const legacy = staticDataOf(ctx).secret;
-	const accepted = [derived, legacy].filter((secret): secret is string => typeof secret === 'string' && secret !== '');
+	const accepted = acceptedSecrets(ctx, credential, node, workflowId);
 	const events = parameter(ctx, node, 'events', []);
 	return {
 		accepted,
-		hidden: [...new Set([...accepted, ...secretsOf(credential, node, workflowId)])],
+		hidden: hiddenSecrets(accepted, credential),
 		instance: instanceNameFrom(parameter(ctx, node, 'instance', '')),
 		events: Array.isArray(events) ? events.map(String) : [],
 		options: readOptions(parameter(ctx, node, 'options', {}), node.typeVersion),
@@ -168,14 +174,13 @@ export async function withoutCurrentSecrets(ctx: IExecuteFunctions, items: INode
 	if (items.length === 0) return items;
 	const node = ctx.getNode();
 	const workflowId = ctx.getWorkflow().id ?? '';
-	const legacy = staticDataOf(ctx).secret;
-	const secrets = [
-		...secretsOf(valuesOf(await ctx.getCredentials(CREDENTIAL_TYPE, 0)), node, workflowId),
-		...(typeof legacy === 'string' && legacy !== '' ? [legacy] : []),
-	];
+	const credential = valuesOf(await ctx.getCredentials(CREDENTIAL_TYPE, 0));
+	const secrets = hiddenSecrets(acceptedSecrets(ctx, credential, node, workflowId), credential);
 	learnHidden(workflowId, node.id, secrets);
+	// One redaction for every item of the execution (a batch is many).
+	const redactor = new Redactor(secrets);
 	return items.map((item, index) => {
-		const copy = cleanCopy(item.json, secrets, { depth: MAX_DEPTH + 2, values: 2 * MAX_VALUES + 64 });
+		const copy = cleanCopy(item.json, redactor, { depth: MAX_DEPTH + 2, values: 2 * MAX_VALUES + 64 });
 		if (!copy.ok) throw new NodeOperationError(node, `The item is ${copy.reason}`, { itemIndex: index });
 		return { ...item, json: copy.value as INodeExecutionData['json'] };
 	});

@@ -11,7 +11,7 @@ import { forgetSettings } from './deliverySettings';
 import { deriveSecret, secretScopeOf } from '../shared/secret';
 import { secretInUrl, SECRET_HEADER, withoutSecret, withScope, withSecret } from '../shared/secretUrl';
 import { kept, staticDataOf, withDerivedSecret, type Registration, type TriggerStaticData } from './state';
-import { findWebhook, isGone } from './webhookRead';
+import { findWebhook, goneWhileRemoving } from './webhookRead';
 import { forgetRegistered, heldByTriggerError, heldElsewhereError, holderOf, noteRegistered, registeredHere } from './holder';
 
 /**
@@ -135,16 +135,8 @@ async function call(
 	try {
 		return await apiRequest(ctx, connection, { ...request, instance });
 	} catch (error) {
-		const clean = redactError(error, secrets);
-		if (whileRemoving && isGone(clean)) {
-			// Deactivating while the instance no longer exists on the server: nothing is left to
-			// switch off, and the workflow must still deactivate.
-			ctx.logger.warn(
-				`Messaging Instance Trigger: the instance "${instance}" no longer exists; nothing to switch off`,
-			);
-			return GONE;
-		}
-		throw clean;
+		goneWhileRemoving(ctx, error, instance, secrets, whileRemoving);
+		return GONE;
 	}
 }
 

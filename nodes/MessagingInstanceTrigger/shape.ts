@@ -51,10 +51,11 @@ interface Frame {
 
 /**
  * `limits` widen the bounds for a value that already passed them once and was then wrapped
- * (an emitted item holds the delivery under `raw`, beside the simplified fields).
+ * (an emitted item holds the delivery under `raw`, beside the simplified fields); a Redactor
+ * built once serves every item of an execution.
  */
-export function cleanCopy(root: unknown, secrets: readonly string[], limits = { depth: MAX_DEPTH, values: MAX_VALUES }): CleanCopy {
-	const redactor = new Redactor(secrets);
+export function cleanCopy(root: unknown, secrets: readonly string[] | Redactor, limits = { depth: MAX_DEPTH, values: MAX_VALUES }): CleanCopy {
+	const redactor = secrets instanceof Redactor ? secrets : new Redactor(secrets);
 	const hide = (text: string) => redactor.text(text);
 	if (!isContainer(root)) return { ok: true, value: leaf(root, hide) };
 	const top: IDataObject | unknown[] = Array.isArray(root) ? [] : {};

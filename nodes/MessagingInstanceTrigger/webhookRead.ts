@@ -37,18 +37,25 @@ export async function findWebhook(
 		found = await askDeclared(ctx, connection, REGISTRATION_READS.findWebhook, { route: ROUTES.findWebhook.path, instance });
 	} catch (error) {
 		const odd = error instanceof HelperAnswerError ? new NodeOperationError(ctx.getNode(), error.message) : error;
-		const clean = redactError(odd, secrets);
-		if (whileRemoving && isGone(clean)) {
-			ctx.logger.warn(`Messaging Instance Trigger: the instance "${instance}" no longer exists; nothing to switch off`);
-			return null;
-		}
-		throw clean;
+		if (goneWhileRemoving(ctx, odd, instance, secrets, whileRemoving)) return null;
 	}
 	return readWebhook(found);
 }
 
-/** A 404 saying the instance does not exist: while unpublishing, there is nothing left to switch off. */
-export function isGone(error: unknown): boolean {
+/**
+ * A registration request that failed: true when it failed because the instance is gone while
+ * the workflow is being unpublished (nothing is left to switch off, and the workflow must still
+ * deactivate); otherwise the error is thrown, without the request's secrets.
+ */
+export function goneWhileRemoving(ctx: IHookFunctions, error: unknown, instance: string, secrets: string[], whileRemoving: boolean): true {
+	const clean = redactError(error, secrets);
+	if (!whileRemoving || !isGone(clean)) throw clean;
+	ctx.logger.warn(`Messaging Instance Trigger: the instance "${instance}" no longer exists; nothing to switch off`);
+	return true;
+}
+
+/** A 404 saying the instance does not exist. */
+function isGone(error: unknown): boolean {
 	return (
 		error instanceof NodeApiError &&
 		error.httpCode === '404' &&

@@ -26,8 +26,12 @@ export const credentialTypes: Record<string, ICredentialType> = {
 export class TestCredentialsHelper extends ICredentialsHelper {
 	/** How often the engine asked for the decrypted credential (once per execution is the goal). */
 	decryptions = 0;
-	/** Every credential value handed to a node so far (what a node can know, and so must hide). */
-	readonly handedOut: ICredentialDataDecryptedObject[] = [];
+	/** Every distinct credential value handed to a node so far (what a node can know, and so must hide). */
+	private readonly handed = new Map<string, ICredentialDataDecryptedObject>();
+
+	get handedOut(): ICredentialDataDecryptedObject[] {
+		return [...this.handed.values()];
+	}
 
 	constructor(private readonly stored: Record<string, ICredentialDataDecryptedObject>) {
 		super();
@@ -97,7 +101,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		this.decryptions++;
 		const data = this.stored[type];
 		if (!data) throw new Error(`No credential of type ${type} in this test`);
-		this.handedOut.push(structuredClone(data));
+		this.handed.set(JSON.stringify(data), structuredClone(data));
 		return structuredClone(data);
 	}
 
