@@ -55,4 +55,34 @@ describe('the trigger\'s kept delivery settings', () => {
 		expect(late?.attempts.map((attempt) => attempt.status)).toEqual([401]);
 		expect(output()).toHaveLength(3);
 	});
+
+	it('the execution hides the new key in every item of a batch, and takes a delivery nested as deep as the webhook lets in', async () => {
+		const { sandbox, harness } = s;
+		await harness.activate();
+		expect((await sandbox.injectMessage(INSTANCE, { from: '5511999990000', text: 'first' }))?.attempts.at(-1)?.status).toBe(200);
+		const newKey = 'NEW-API-KEY-9e8d7c6b5a4f3e2d1c0b';
+		harness.setCredentials({ apiKey: newKey });
+		const record = (id: string, extra: unknown = {}) => ({
+			key: { remoteJid: '5511999990000@s.whatsapp.net', fromMe: false, id },
+			pushName: `named ${newKey}`,
+			message: { conversation: `text ${id} ${newKey}`, extra },
+			messageType: 'conversation',
+			messageTimestamp: 1_790_000_000,
+		});
+		const batch = await sandbox.injectEvent(INSTANCE, 'messages.upsert', [record('B1'), record('B2'), record('B3')]);
+		expect(batch?.attempts.at(-1)?.status).toBe(200);
+		// 61 objects under `extra`: the delivery's deepest value at level 64, the webhook's bound;
+		// in the item, under `raw`, one level deeper.
+		const chain = JSON.parse(`${'{"a":'.repeat(61)}1${'}'.repeat(61)}`) as unknown;
+		const deep = await sandbox.injectEvent(INSTANCE, 'messages.upsert', record('DEEP', chain));
+		expect(deep?.attempts.at(-1)?.status).toBe(200);
+		expect(output().map((item) => [item.json.messageId, item.json.text, item.json.pushName])).toEqual([
+			[expect.any(String), 'first', expect.any(String)],
+			['B1', 'text B1 [redacted]', 'named [redacted]'],
+			['B2', 'text B2 [redacted]', 'named [redacted]'],
+			['B3', 'text B3 [redacted]', 'named [redacted]'],
+			['DEEP', 'text DEEP [redacted]', 'named [redacted]'],
+		]);
+		expectNoSecrets(output(), [newKey]);
+	});
 });
